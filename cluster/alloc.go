@@ -1,0 +1,198 @@
+package cluster
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// An Allocator decides which processors a starting job gets. Alloc appends
+// the job's processor ranges to dst; it reports false, and changes nothing,
+// when fewer than n processors are free. Release gives a job's ranges back.
+// Allocators are not safe for concurrent use.
+type Allocator interface {
+	Name() string
+	Total() int
+	Free() int
+	Alloc(n int, dst []Range) ([]Range, bool)
+	Release(rs []Range)
+}
+
+// PlacementConfig configures a placement. Its zero value is invalid only in
+// Procs, which must be positive.
+type PlacementConfig struct {
+	Procs        int    // processors in the machine
+	ProcsPerNode int    // processors per node; 0 means 1
+	Seed         uint64 // for randomised placements
+}
+
+// Placements is the table of contents of placement policies: a new one is
+// one file plus one line here.
+var Placements = Registry{
+	"contiguous": NewContiguous,
+	"scattered":  NewScattered,
+}
+
+// Registry maps placement names to constructors.
+type Registry map[string]func(PlacementConfig) (Allocator, error)
+
+// Names returns the registered names, sorted.
+func (r Registry) Names() []string {
+	names := make([]string, 0, len(r))
+	for n := range r {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// New builds the named placement.
+func (r Registry) New(name string, cfg PlacementConfig) (Allocator, error) {
+	mk, ok := r[name]
+	if !ok {
+		return nil, fmt.Errorf("cluster: unknown placement %q (known: %s)", name, strings.Join(r.Names(), ", "))
+	}
+	if cfg.Procs <= 0 {
+		return nil, fmt.Errorf("cluster: machine has %d processors; need at least 1", cfg.Procs)
+	}
+	return mk(cfg)
+}
+
+// freeList is the sorted, coalesced set of free processor runs that every
+// placement shares.
+type freeList struct {
+	runs  []Range
+	total int
+	free  int
+}
+
+func newFreeList(procs int) freeList {
+	return freeList{runs: []Range{{0, int32(procs)}}, total: procs, free: procs}
+}
+
+func (f *freeList) Total() int { return f.total }
+func (f *freeList) Free() int  { return f.free }
+
+// take removes [lo, lo+n) from run i, which must contain it.
+func (f *freeList) take(i int, lo, n int32) {
+	r := f.runs[i]
+	hi := lo + n
+	switch {
+	case r.Lo == lo && r.Hi == hi:
+		f.runs = slices.Delete(f.runs, i, i+1)
+	case r.Lo == lo:
+		f.runs[i].Lo = hi
+	case r.Hi == hi:
+		f.runs[i].Hi = lo
+	default:
+		f.runs[i].Hi = lo
+		f.runs = slices.Insert(f.runs, i+1, Range{hi, r.Hi})
+	}
+	f.free -= int(n)
+}
+
+// Release returns rs to the free list, coalescing neighbours.
+func (f *freeList) Release(rs []Range) {
+	for _, r := range rs {
+		i := sort.Search(len(f.runs), func(k int) bool { return f.runs[k].Lo >= r.Hi })
+		// f.runs[i-1] (if any) ends at or before r.Lo.
+		joinLeft := i > 0 && f.runs[i-1].Hi == r.Lo
+		joinRight := i < len(f.runs) && f.runs[i].Lo == r.Hi
+		switch {
+		case joinLeft && joinRight:
+			f.runs[i-1].Hi = f.runs[i].Hi
+			f.runs = slices.Delete(f.runs, i, i+1)
+		case joinLeft:
+			f.runs[i-1].Hi = r.Hi
+		case joinRight:
+			f.runs[i].Lo = r.Lo
+		default:
+			f.runs = slices.Insert(f.runs, i, r)
+		}
+		f.free += int(r.Len())
+	}
+}
+
+// Contiguous is first fit along the processor order: the first free run
+// that holds the whole job, otherwise the lowest-numbered free processors.
+type Contiguous struct{ freeList }
+
+var _ Allocator = (*Contiguous)(nil)
+
+// NewContiguous returns the contiguous placement.
+func NewContiguous(cfg PlacementConfig) (Allocator, error) {
+	return &Contiguous{newFreeList(cfg.Procs)}, nil
+}
+
+func (*Contiguous) Name() string { return "contiguous" }
+
+func (c *Contiguous) Alloc(n int, dst []Range) ([]Range, bool) {
+	if n <= 0 || n > c.free {
+		return dst, false
+	}
+	for i, r := range c.runs {
+		if int(r.Len()) >= n {
+			c.take(i, r.Lo, int32(n))
+			return append(dst, Range{r.Lo, r.Lo + int32(n)}), true
+		}
+	}
+	for left := int32(n); left > 0; {
+		r := c.runs[0]
+		k := min(left, r.Len())
+		c.take(0, r.Lo, k)
+		dst = append(dst, Range{r.Lo, r.Lo + k})
+		left -= k
+	}
+	return dst, true
+}
+
+// Scattered places a job on processors drawn uniformly at random (seeded)
+// from the free ones, as a worst case for communication locality.
+type Scattered struct {
+	freeList
+	rng     *rand.Rand
+	scratch []int32
+}
+
+var _ Allocator = (*Scattered)(nil)
+
+// NewScattered returns the scattered placement.
+func NewScattered(cfg PlacementConfig) (Allocator, error) {
+	return &Scattered{freeList: newFreeList(cfg.Procs), rng: rand.New(rand.NewPCG(cfg.Seed, 0x5ca7))}, nil
+}
+
+func (*Scattered) Name() string { return "scattered" }
+
+func (s *Scattered) Alloc(n int, dst []Range) ([]Range, bool) {
+	if n <= 0 || n > s.free {
+		return dst, false
+	}
+	ids := s.scratch[:0]
+	for _, r := range s.runs {
+		for p := r.Lo; p < r.Hi; p++ {
+			ids = append(ids, p)
+		}
+	}
+	for i := 0; i < n; i++ { // partial Fisher–Yates
+		j := i + s.rng.IntN(len(ids)-i)
+		ids[i], ids[j] = ids[j], ids[i]
+	}
+	pick := ids[:n]
+	slices.Sort(pick)
+	start := len(dst)
+	for _, p := range pick {
+		if k := len(dst); k > start && dst[k-1].Hi == p {
+			dst[k-1].Hi++
+		} else {
+			dst = append(dst, Range{p, p + 1})
+		}
+	}
+	for _, r := range dst[start:] {
+		i := sort.Search(len(s.runs), func(k int) bool { return s.runs[k].Hi > r.Lo })
+		s.take(i, r.Lo, r.Len())
+	}
+	s.scratch = ids
+	return dst, true
+}

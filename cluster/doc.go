@@ -1,0 +1,16 @@
+// Package cluster models the simulated machine: processors grouped into
+// nodes, which processors each running job holds (placement), and the
+// cluster's power and energy.
+//
+// Files:
+//   - ranges.go: Range, a half-open run of processor indices, and the
+//     Batsim interval-set text form ("0-3 8 10-11").
+//   - alloc.go: Allocator (free-processor bookkeeping) and the placement
+//     registry Placements ("contiguous", "scattered", ...). A new placement
+//     is one file plus one registry line.
+//   - energy.go: Meter, the exact integral of piecewise-constant power.
+//
+// Units: processors are counted in processors (SWF's unit), power in W,
+// energy in J, time in s. The package is pure: no I/O, no clocks, no global
+// randomness.
+package cluster

@@ -1,0 +1,80 @@
+package results
+
+import (
+	"bufio"
+	"io"
+	"math"
+	"strconv"
+)
+
+// PowerCSV streams power.csv: one row per change of cluster power, limit
+// or occupancy (or per step when Step > 0): time, power_w, limit_w,
+// busy_procs, running_jobs. An infinite limit is written as "inf".
+type PowerCSV struct {
+	w    *bufio.Writer
+	buf  []byte
+	Step float64 // when > 0, write at most one row per Step seconds (the last state in each step)
+
+	last    float64
+	pending bool
+	row     [5]float64
+}
+
+// NewPowerCSV writes the header and returns the writer.
+func NewPowerCSV(w io.Writer, step float64) (*PowerCSV, error) {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	if _, err := bw.WriteString("time,power_w,limit_w,busy_procs,running_jobs\n"); err != nil {
+		return nil, err
+	}
+	return &PowerCSV{w: bw, Step: step, last: math.Inf(-1)}, nil
+}
+
+// Power records the state at time t.
+func (p *PowerCSV) Power(t, watts, limit float64, busy, running int) error {
+	if p.Step > 0 {
+		if p.pending && math.Floor(t/p.Step) == math.Floor(p.row[0]/p.Step) {
+			p.row = [5]float64{t, watts, limit, float64(busy), float64(running)}
+			return nil
+		}
+		if err := p.flushRow(); err != nil {
+			return err
+		}
+		p.row, p.pending = [5]float64{t, watts, limit, float64(busy), float64(running)}, true
+		return nil
+	}
+	p.row, p.pending = [5]float64{t, watts, limit, float64(busy), float64(running)}, true
+	return p.flushRow()
+}
+
+func (p *PowerCSV) flushRow() error {
+	if !p.pending {
+		return nil
+	}
+	p.pending = false
+	b := p.buf[:0]
+	b = appendNum(b, p.row[0])
+	b = append(b, ',')
+	b = strconv.AppendFloat(b, p.row[1], 'f', 3, 64)
+	b = append(b, ',')
+	if math.IsInf(p.row[2], 1) {
+		b = append(b, "inf"...)
+	} else {
+		b = strconv.AppendFloat(b, p.row[2], 'f', 3, 64)
+	}
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(p.row[3]), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(p.row[4]), 10)
+	b = append(b, '\n')
+	p.buf = b
+	_, err := p.w.Write(b)
+	return err
+}
+
+// Flush writes any pending row and buffered data.
+func (p *PowerCSV) Flush() error {
+	if err := p.flushRow(); err != nil {
+		return err
+	}
+	return p.w.Flush()
+}

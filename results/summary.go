@@ -1,0 +1,175 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+)
+
+// Summary accumulates a run's metrics from its Records. Energy and power
+// fields are filled in by the caller (the engine owns the power meter).
+type Summary struct {
+	Policy    string  `json:"policy"`
+	Procs     int     `json:"processors"`
+	Jobs      int     `json:"jobs_simulated"`
+	Dropped   int     `json:"jobs_dropped"`
+	Killed    int     `json:"jobs_walltime_reached"`
+	FirstSub  float64 `json:"first_submit_s"`
+	LastEnd   float64 `json:"last_end_s"`
+	Makespan  float64 `json:"makespan_s"`
+	Util      float64 `json:"utilisation"`
+	MeanWait  float64 `json:"mean_wait_s"`
+	MedWait   float64 `json:"median_wait_s"`
+	P95Wait   float64 `json:"p95_wait_s"`
+	MeanBSld  float64 `json:"mean_bounded_slowdown"`
+	MeanTurn  float64 `json:"mean_turnaround_s"`
+	EnergyKWh float64 `json:"energy_kwh"`
+	JobKWh    float64 `json:"job_energy_kwh"`
+	IdleKWh   float64 `json:"idle_energy_kwh"`
+	PeakW     float64 `json:"peak_power_w"`
+	MeanW     float64 `json:"mean_power_w"`
+	StdW      float64 `json:"power_std_w"`
+	Evictions int     `json:"evictions"`
+	WastedKWh float64 `json:"wasted_energy_kwh"`
+
+	// DR figures; zero when the run had no DR events.
+	DRHours    float64 `json:"dr_hours"`
+	DRStdW     float64 `json:"dr_power_std_w"`
+	MaxExcessW float64 `json:"max_excess_over_limit_w"`
+	ExcessJ    float64 `json:"energy_above_limit_j"`
+	InDR       Split   `json:"started_in_dr"`
+	OutDR      Split   `json:"started_outside_dr"`
+
+	waits   []float64
+	sumWait float64
+	sumBSld float64
+	sumTurn float64
+	work    float64
+	hasPow  bool
+}
+
+// Split holds the metrics of one group of jobs.
+type Split struct {
+	Jobs      int     `json:"jobs"`
+	MeanWait  float64 `json:"mean_wait_s"`
+	MeanTurn  float64 `json:"mean_turnaround_s"`
+	MeanBSld  float64 `json:"mean_bounded_slowdown"`
+	EnergyKWh float64 `json:"energy_kwh"`
+}
+
+// NewSummary starts an empty summary.
+func NewSummary(policy string, procs int) *Summary {
+	return &Summary{Policy: policy, Procs: procs, FirstSub: math.Inf(1)}
+}
+
+// Record adds one finished job.
+func (s *Summary) Record(r *Record) error {
+	s.Jobs++
+	if r.State == StateWalltime {
+		s.Killed++
+	}
+	w := r.Wait()
+	s.waits = append(s.waits, w)
+	s.sumWait += w
+	s.sumBSld += r.BoundedSlowdown()
+	s.sumTurn += r.Turnaround()
+	s.work += float64(r.Procs) * r.Runtime()
+	s.FirstSub = min(s.FirstSub, r.Submit)
+	s.LastEnd = max(s.LastEnd, r.End)
+	s.Evictions += r.Evictions
+	if r.Energy >= 0 {
+		s.hasPow = true
+		s.WastedKWh += r.Wasted / 3.6e6
+	}
+	g := &s.OutDR
+	if r.StartedInDR {
+		g = &s.InDR
+	}
+	g.Jobs++
+	g.MeanWait += w
+	g.MeanTurn += r.Turnaround()
+	g.MeanBSld += r.BoundedSlowdown()
+	if r.Energy > 0 {
+		g.EnergyKWh += r.Energy / 3.6e6
+	}
+	return nil
+}
+
+// Finish computes the derived figures. Call it once, after the last Record.
+func (s *Summary) Finish() {
+	if s.Jobs == 0 {
+		s.FirstSub = 0
+		return
+	}
+	n := float64(s.Jobs)
+	s.MeanWait, s.MeanBSld, s.MeanTurn = s.sumWait/n, s.sumBSld/n, s.sumTurn/n
+	s.Makespan = s.LastEnd - s.FirstSub
+	if s.Makespan > 0 && s.Procs > 0 {
+		s.Util = s.work / (float64(s.Procs) * s.Makespan)
+	}
+	slices.Sort(s.waits)
+	s.MedWait = quantile(s.waits, 0.5)
+	s.P95Wait = quantile(s.waits, 0.95)
+	for _, g := range []*Split{&s.InDR, &s.OutDR} {
+		if g.Jobs > 0 {
+			k := float64(g.Jobs)
+			g.MeanWait, g.MeanTurn, g.MeanBSld = g.MeanWait/k, g.MeanTurn/k, g.MeanBSld/k
+		}
+	}
+}
+
+// quantile is the linear-interpolation quantile (numpy's default) of
+// sorted x.
+func quantile(x []float64, q float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	h := q * float64(len(x)-1)
+	lo := math.Floor(h)
+	i := int(lo)
+	if i+1 >= len(x) {
+		return x[len(x)-1]
+	}
+	return x[i] + (h-lo)*(x[i+1]-x[i])
+}
+
+// HasPower reports whether the run had a power model.
+func (s *Summary) HasPower() bool { return s.hasPow }
+
+// WriteJSON writes the summary as indented JSON.
+func (s *Summary) WriteJSON(w io.Writer) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// WriteTable writes the human summary table.
+func (s *Summary) WriteTable(w io.Writer) error {
+	t := &Table{Header: []string{"metric", "value"}}
+	t.Add("policy", s.Policy)
+	t.Add("processors", fmt.Sprint(s.Procs))
+	t.Add("jobs simulated", fmt.Sprint(s.Jobs))
+	t.Add("jobs dropped", fmt.Sprint(s.Dropped))
+	t.Add("walltime reached", fmt.Sprint(s.Killed))
+	t.Add("makespan", fmt.Sprintf("%.0f s (%.2f d)", s.Makespan, s.Makespan/86400))
+	t.Add("utilisation", fmt.Sprintf("%.2f %%", 100*s.Util))
+	t.Add("wait mean / median / p95", fmt.Sprintf("%.0f / %.0f / %.0f s", s.MeanWait, s.MedWait, s.P95Wait))
+	t.Add("mean bounded slowdown", fmt.Sprintf("%.2f", s.MeanBSld))
+	t.Add("mean turnaround", fmt.Sprintf("%.0f s", s.MeanTurn))
+	if s.hasPow {
+		t.Add("energy (jobs + idle)", fmt.Sprintf("%.1f kWh (%.1f + %.1f)", s.EnergyKWh, s.JobKWh, s.IdleKWh))
+		t.Add("power peak / mean / std", fmt.Sprintf("%.1f / %.1f / %.1f kW", s.PeakW/1e3, s.MeanW/1e3, s.StdW/1e3))
+	}
+	if s.DRHours > 0 {
+		t.Add("DR time", fmt.Sprintf("%.1f h", s.DRHours))
+		t.Add("power std inside DR", fmt.Sprintf("%.1f kW", s.DRStdW/1e3))
+		t.Add("worst excess over limit", fmt.Sprintf("%.1f W (%.0f J above)", s.MaxExcessW, s.ExcessJ))
+		t.Add("evictions (wasted)", fmt.Sprintf("%d (%.2f kWh)", s.Evictions, s.WastedKWh))
+	}
+	return t.WriteText(w)
+}

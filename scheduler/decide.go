@@ -1,0 +1,73 @@
+package scheduler
+
+import "slices"
+
+// decide runs the policy, then lets a dynamic governor adjust running jobs.
+// If the governor evicted jobs, the policy runs once more so that the freed
+// processors are used, and the governor adjusts again.
+func (e *Engine) decide() {
+	e.dirty = false
+	e.pass()
+	if !e.hasPower {
+		return
+	}
+	ev := e.stats.Evictions
+	e.ctl.e = e
+	e.gov.Adjust(&e.ctl)
+	if e.stats.Evictions != ev {
+		e.pass()
+		e.gov.Adjust(&e.ctl)
+	}
+}
+
+// pass runs the policy once over the wait queue.
+func (e *Engine) pass() {
+	if len(e.queue) == 0 || e.alloc.Free() == 0 {
+		return // nothing can start
+	}
+	e.stats.Passes++
+	v := &e.view
+	v.reset(e)
+	e.policy.Schedule(v)
+	if v.nStart == 0 {
+		return
+	}
+	k := 0
+	for i, s := range e.queue {
+		if i < v.filled && v.q[i].started {
+			continue
+		}
+		e.queue[k] = s
+		k++
+	}
+	e.queue = e.queue[:k]
+}
+
+// runningLess orders running jobs by estimated end, ties by start order.
+func (e *Engine) runningCmp(a, b int32) int {
+	ja, jb := &e.jobs[a], &e.jobs[b]
+	switch {
+	case ja.estEnd < jb.estEnd:
+		return -1
+	case ja.estEnd > jb.estEnd:
+		return 1
+	case ja.startSeq < jb.startSeq:
+		return -1
+	case ja.startSeq > jb.startSeq:
+		return 1
+	}
+	return 0
+}
+
+func (e *Engine) insertRunning(slot int32) {
+	i, _ := slices.BinarySearchFunc(e.running, slot, e.runningCmp)
+	e.running = slices.Insert(e.running, i, slot)
+}
+
+func (e *Engine) removeRunning(slot int32) {
+	i, found := slices.BinarySearchFunc(e.running, slot, e.runningCmp)
+	if !found {
+		panic("scheduler: running job not in the running list")
+	}
+	e.running = slices.Delete(e.running, i, i+1)
+}

@@ -1,0 +1,32 @@
+// Package scheduler is drsim's discrete-event engine and its scheduling
+// policies.
+//
+// The Engine owns a hand-written binary heap of Event values ordered by
+// (time, kind, sequence): at equal times job finishes come first, in the
+// order the jobs started, then power-limit changes; submits, read lazily
+// from a Source in trace order, come last. By default the policy runs once
+// per instant, after all of that instant's events (Pass PassInstant);
+// PassEvent runs it after every single event instead.
+//
+// Policies (fcfs, easy, conservative) see a View: the wait queue in queue
+// order (filled lazily) and the running jobs in order of estimated end. A
+// new policy is one file plus one line in Policies; a new queue order is
+// one line in Orders.
+//
+// Power: each job belongs to an application whose powercap.Table lists its
+// operating levels. A Governor picks the level a job starts at and may
+// re-level or evict running jobs after each pass (the DR governors). A
+// job's progress is the fraction α of its work done; changing its level at
+// time t re-times it exactly (α += Δt/D_old; end = t + (1−α)·D_new), and its
+// energy is integrated at every change, so the cluster energy is the exact
+// integral of piecewise-constant power.
+//
+// Files: eventq.go (heap), engine.go (Config, Run, the instant loop),
+// jobs.go (submit, start, finish, re-time, evict), decide.go (passes),
+// view.go, policy.go (registries, orders), fcfs.go, easy.go,
+// conservative.go, governor.go (Governor, Control, performance and
+// powersave).
+//
+// The package is pure: no I/O beyond the Recorder and PowerObserver it is
+// given, no clock, no global randomness.
+package scheduler

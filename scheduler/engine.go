@@ -1,0 +1,327 @@
+package scheduler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"drsim/cluster"
+	"drsim/powercap"
+	"drsim/results"
+	"drsim/workloads"
+)
+
+// Pass says when the policy runs.
+type Pass uint8
+
+const (
+	PassInstant Pass = iota // once per instant, after all of its events (default)
+	PassEvent               // after every single event
+)
+
+// Overrun says what happens to a job that runs longer than it requested.
+type Overrun uint8
+
+const (
+	OverrunKill   Overrun = iota // killed at its requested time (walltime reached), as a resource manager does
+	OverrunExtend                // runs to its recorded end
+)
+
+// LimitStep says that from time T on the cluster power limit is W watts
+// (+Inf: no limit).
+type LimitStep struct{ T, W float64 }
+
+// Source yields jobs in non-decreasing submit order; io.EOF ends it.
+type Source interface {
+	Next() (workloads.Job, error)
+}
+
+// SliceSource serves jobs from a slice.
+type SliceSource struct {
+	Jobs []workloads.Job
+	i    int
+}
+
+func (s *SliceSource) Next() (workloads.Job, error) {
+	if s.i >= len(s.Jobs) {
+		return workloads.Job{}, io.EOF
+	}
+	s.i++
+	return s.Jobs[s.i-1], nil
+}
+
+// PowerObserver receives the cluster's state after every instant at which
+// power, limit or occupancy changed.
+type PowerObserver interface {
+	Power(t, watts, limit float64, busyProcs, runningJobs int) error
+}
+
+// Config configures an Engine. Its zero value is usable except for Procs.
+type Config struct {
+	Procs        int     // processors in the machine (required)
+	ProcsPerNode int     // 0 means 1
+	Policy       string  // "" means "easy"
+	Order        string  // "" means "submit"
+	Placement    string  // "" means "contiguous"
+	Pass         Pass    // zero: one pass per instant
+	Overrun      Overrun // zero: kill at the requested time
+	Seed         uint64  // for randomised placements and governors
+	Check        bool    // check invariants online (always on in tests)
+	Workload     string  // workload_name column of jobs.csv
+
+	// Power. With Apps nil there is no power model and energies are -1.
+	Apps     []powercap.Table         // one level table per application
+	AppOf    func(*workloads.Job) int // index into Apps; nil means 0
+	IdleW    float64                  // draw of an idle processor (W)
+	Governor Governor                 // nil means Performance
+	Limits   []LimitStep              // power limit over time, sorted by T
+
+	Recorder results.Recorder // receives every finished job
+	Power    PowerObserver    // optional power time series
+}
+
+// Stats are the engine's own counters.
+type Stats struct {
+	Submitted, Finished, Dropped, Events, Passes, Evictions int
+	Violations                                              []string // first few invariant violations (with Check)
+	NViolations                                             int
+}
+
+const (
+	stQueued uint8 = iota + 1
+	stRunning
+)
+
+// job is the engine's state for one admitted job, kept in a slab indexed
+// by slot and reused after the job finishes.
+type job struct {
+	id, seq     int64
+	submit      float64
+	run         float64 // work, in seconds at the top level
+	est         float64 // estimate at the top level
+	reqTime     float64
+	procs       int
+	app         int
+	killed      bool
+	state       uint8
+	gen         uint32
+	level       int
+	start       float64
+	startSeq    uint64
+	alpha       float64 // fraction of the work done, as of last
+	dur         float64 // duration of the whole work at the current level
+	last        float64
+	power       float64 // W drawn by the whole job now
+	energy      float64 // J of the current run
+	wasted      float64 // J of evicted runs
+	evictions   int
+	estEnd      float64
+	res         float64 // first reservation; NaN if none
+	startedInDR bool
+	alloc       []cluster.Range
+}
+
+// Engine replays jobs through a policy on a cluster. Build it with New and
+// call Run once.
+type Engine struct {
+	cfg        Config
+	policy     Policy
+	order      Order
+	gov        Governor
+	alloc      cluster.Allocator
+	meter      *cluster.Meter
+	powerAware bool
+	hasPower   bool
+
+	now      float64
+	q        eventQueue
+	jobs     []job
+	freeSlot []int32
+	queue    []int32 // wait queue, sorted by order
+	running  []int32
+	startSeq uint64
+	limitIdx int
+
+	src      Source
+	next     workloads.Job
+	haveNext bool
+	lastSub  float64
+
+	view   View
+	ctl    Control
+	rec    results.Record
+	recBuf []byte
+	dirty  bool
+	stats  Stats
+
+	lastPow   [4]float64
+	checkFCFS bool
+	checkRes  bool
+}
+
+// New validates cfg and builds an engine.
+func New(cfg Config) (*Engine, error) {
+	if cfg.Procs <= 0 {
+		return nil, fmt.Errorf("scheduler: machine has %d processors; need at least 1", cfg.Procs)
+	}
+	e := &Engine{cfg: cfg}
+	var err error
+	if e.policy, err = Policies.New(defaultStr(cfg.Policy, "easy")); err != nil {
+		return nil, err
+	}
+	if e.order, err = Orders.New(defaultStr(cfg.Order, "submit")); err != nil {
+		return nil, err
+	}
+	e.alloc, err = cluster.Placements.New(defaultStr(cfg.Placement, "contiguous"),
+		cluster.PlacementConfig{Procs: cfg.Procs, ProcsPerNode: cfg.ProcsPerNode, Seed: cfg.Seed})
+	if err != nil {
+		return nil, err
+	}
+	e.gov = cfg.Governor
+	if e.gov == nil {
+		e.gov = Performance{}
+	}
+	e.powerAware = e.gov.PowerAware()
+	e.hasPower = len(cfg.Apps) > 0
+	for i, t := range cfg.Apps {
+		if len(t.Levels) == 0 {
+			return nil, fmt.Errorf("scheduler: application %d (%s) has no power levels", i, t.App)
+		}
+	}
+	for i, l := range cfg.Limits {
+		if math.IsNaN(l.W) || l.W <= 0 {
+			return nil, fmt.Errorf("scheduler: power limit step %d at t=%v has limit %v W; need > 0", i, l.T, l.W)
+		}
+		if i > 0 && l.T < cfg.Limits[i-1].T {
+			return nil, fmt.Errorf("scheduler: power limit steps not sorted at step %d (t=%v)", i, l.T)
+		}
+		e.q.Push(Event{T: l.T, Kind: KindLimit, Seq: uint64(i), Job: int32(i)})
+	}
+	e.checkFCFS = cfg.Check && e.policy.Name() == "fcfs"
+	e.checkRes = cfg.Check && e.policy.Name() == "easy" && e.order.Name() == "submit" && len(cfg.Limits) == 0 && cfg.Overrun == OverrunKill
+	e.view.e = e
+	return e, nil
+}
+
+func defaultStr(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+// Stats returns the engine's counters.
+func (e *Engine) Stats() *Stats { return &e.stats }
+
+// Meter returns the power meter (valid after Run).
+func (e *Engine) Meter() *cluster.Meter { return e.meter }
+
+// HasPower reports whether energies are modelled.
+func (e *Engine) HasPower() bool { return e.hasPower }
+
+// Run replays every job from src. It checks ctx every few thousand events.
+func (e *Engine) Run(ctx context.Context, src Source) error {
+	e.src = src
+	if err := e.pull(); err != nil {
+		return err
+	}
+	t0 := 0.0
+	if e.haveNext {
+		t0 = e.next.Submit
+	}
+	if e.q.Len() > 0 {
+		t0 = min(t0, e.q.Peek().T)
+	}
+	e.meter = cluster.NewMeter(e.cfg.Procs, e.cfg.IdleW, t0)
+	e.now = t0
+	for n := 0; ; n++ {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return fmt.Errorf("scheduler: stopped at t=%v after %d events: %w", e.now, n, context.Cause(ctx))
+		}
+		t, ok := e.nextTime()
+		if !ok {
+			break
+		}
+		if t > e.now {
+			e.meter.Advance(t)
+			e.now = t
+		}
+		if err := e.instant(t); err != nil {
+			return err
+		}
+	}
+	if e.cfg.Check {
+		e.finalChecks()
+	}
+	return nil
+}
+
+// nextTime returns the time of the next event or submit.
+func (e *Engine) nextTime() (float64, bool) {
+	switch {
+	case e.q.Len() > 0 && e.haveNext:
+		return min(e.q.Peek().T, e.next.Submit), true
+	case e.q.Len() > 0:
+		return e.q.Peek().T, true
+	case e.haveNext:
+		return e.next.Submit, true
+	}
+	return 0, false
+}
+
+// instant applies every event at time t in order (finishes in start order,
+// then limit changes, then submits in trace order) and runs the policy.
+func (e *Engine) instant(t float64) error {
+	for e.q.Len() > 0 && e.q.Peek().T == t {
+		ev := e.q.Pop()
+		if ev.Kind == KindFinish && (e.jobs[ev.Job].gen != ev.Gen || e.jobs[ev.Job].state != stRunning) {
+			continue // stale: re-timed or evicted since it was pushed
+		}
+		e.stats.Events++
+		var err error
+		if ev.Kind == KindFinish {
+			err = e.finish(ev.Job)
+		} else {
+			e.setLimit(e.cfg.Limits[ev.Job].W)
+		}
+		if err != nil {
+			return err
+		}
+		if e.cfg.Pass == PassEvent {
+			e.decide()
+		}
+	}
+	for e.haveNext && e.next.Submit == t {
+		e.stats.Events++
+		e.submit(&e.next)
+		if err := e.pull(); err != nil {
+			return err
+		}
+		if e.cfg.Pass == PassEvent {
+			e.decide()
+		}
+	}
+	if e.dirty {
+		e.decide()
+	}
+	return e.observePower()
+}
+
+// pull reads the next job from the source into e.next.
+func (e *Engine) pull() error {
+	j, err := e.src.Next()
+	if errors.Is(err, io.EOF) {
+		e.haveNext = false
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if e.stats.Submitted+e.stats.Dropped > 0 && j.Submit < e.lastSub {
+		return fmt.Errorf("scheduler: job %d submitted at %v after a job submitted at %v: source not in submit order", j.ID, j.Submit, e.lastSub)
+	}
+	e.next, e.haveNext, e.lastSub = j, true, j.Submit
+	return nil
+}

@@ -1,0 +1,79 @@
+package scheduler
+
+// Kind is an event's class. At equal times, lower kinds are applied first:
+// job finishes, then power-limit (DR) changes. Submits come from the job
+// source and are applied after both (see Engine.Run).
+type Kind uint8
+
+const (
+	KindFinish Kind = iota // a running job's work is done
+	KindLimit              // the power limit changes
+)
+
+// Event is a value in the event queue: 32 bytes, no pointers. It is
+// ordered by (T, Kind, Seq), so same-time events resolve identically on
+// every run. For finishes Seq is the job's start order; for limit changes
+// it is the change's index.
+type Event struct {
+	T    float64
+	Seq  uint64
+	Job  int32  // slot of the job (finish) or index of the limit step
+	Gen  uint32 // the job's generation when pushed; stale once it is re-timed or evicted
+	Kind Kind
+}
+
+func (a *Event) less(b *Event) bool {
+	if a.T != b.T {
+		return a.T < b.T
+	}
+	if a.Kind != b.Kind {
+		return a.Kind < b.Kind
+	}
+	return a.Seq < b.Seq
+}
+
+// eventQueue is a binary min-heap of Event values. Unlike container/heap it
+// neither boxes values nor calls through interfaces: Push and Pop do not
+// allocate once the slice has grown.
+type eventQueue struct{ h []Event }
+
+func (q *eventQueue) Len() int     { return len(q.h) }
+func (q *eventQueue) Peek() *Event { return &q.h[0] }
+
+func (q *eventQueue) Push(e Event) {
+	q.h = append(q.h, e)
+	i := len(q.h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !q.h[i].less(&q.h[p]) {
+			break
+		}
+		q.h[i], q.h[p] = q.h[p], q.h[i]
+		i = p
+	}
+}
+
+func (q *eventQueue) Pop() Event {
+	h := q.h
+	top := h[0]
+	n := len(h) - 1
+	h[0] = h[n]
+	h = h[:n]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && h[r].less(&h[l]) {
+			m = r
+		}
+		if !h[m].less(&h[i]) {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	q.h = h
+	return top
+}

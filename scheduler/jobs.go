@@ -1,0 +1,256 @@
+package scheduler
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"drsim/cluster"
+	"drsim/results"
+	"drsim/workloads"
+)
+
+// submit admits a source job into the wait queue.
+func (e *Engine) submit(w *workloads.Job) {
+	seq := int64(e.stats.Submitted + e.stats.Dropped)
+	if w.Procs <= 0 || int(w.Procs) > e.cfg.Procs || w.Run <= 0 {
+		e.stats.Dropped++ // the reader drops these already; this guards hand-built sources
+		return
+	}
+	e.stats.Submitted++
+	var slot int32
+	if n := len(e.freeSlot); n > 0 {
+		slot = e.freeSlot[n-1]
+		e.freeSlot = e.freeSlot[:n-1]
+	} else {
+		e.jobs = append(e.jobs, job{})
+		slot = int32(len(e.jobs) - 1)
+	}
+	j := &e.jobs[slot]
+	alloc := j.alloc[:0]
+	*j = job{
+		id: w.ID, seq: seq, submit: w.Submit, run: w.Run, est: w.Estimate, reqTime: w.ReqTime,
+		procs: int(w.Procs), state: stQueued, gen: j.gen + 1, res: math.NaN(), alloc: alloc,
+	}
+	if e.cfg.Overrun == OverrunKill && w.ReqTime > 0 && w.Run > w.ReqTime {
+		j.run, j.killed = w.ReqTime, true
+	}
+	if j.est <= 0 {
+		j.est = j.run
+	}
+	if e.hasPower && e.cfg.AppOf != nil {
+		j.app = e.cfg.AppOf(w)
+		if j.app < 0 || j.app >= len(e.cfg.Apps) {
+			j.app = 0
+		}
+	}
+	e.enqueue(slot)
+}
+
+// enqueue inserts slot into the wait queue at its place in queue order.
+func (e *Engine) enqueue(slot int32) {
+	var a, b QueuedJob
+	e.fillQueued(&a, slot)
+	i, _ := slices.BinarySearchFunc(e.queue, slot, func(s, _ int32) int {
+		e.fillQueued(&b, s)
+		if e.order.Less(&b, &a) {
+			return -1
+		}
+		return 1
+	})
+	e.queue = slices.Insert(e.queue, i, slot)
+	e.dirty = true
+}
+
+func (e *Engine) fillQueued(q *QueuedJob, slot int32) {
+	j := &e.jobs[slot]
+	lv := e.startLevel(j)
+	scale, pw := 1.0, 0.0
+	if e.hasPower {
+		l := e.cfg.Apps[j.app].Levels[lv]
+		scale = l.Scale
+		low := e.cfg.Apps[j.app].Levels[0]
+		pw = float64(j.procs) * (low.Power - e.cfg.IdleW)
+	}
+	*q = QueuedJob{Slot: slot, Procs: j.procs, Est: j.est * scale, Submit: j.submit, Seq: j.seq, Power: pw}
+}
+
+func (e *Engine) startLevel(j *job) int {
+	if !e.hasPower {
+		return 0
+	}
+	return e.gov.StartLevel(e, j.app)
+}
+
+// start starts slot at now and returns its estimated end.
+func (e *Engine) start(slot int32, now float64) float64 {
+	j := &e.jobs[slot]
+	var ok bool
+	j.alloc, ok = e.alloc.Alloc(j.procs, j.alloc[:0])
+	if !ok {
+		panic("scheduler: allocator refused a job the view said fits")
+	}
+	if e.cfg.Check {
+		if now < j.submit {
+			e.violate("job %d started at %v before its submit %v", j.id, now, j.submit)
+		}
+		if j.state != stQueued {
+			e.violate("job %d started while not queued (state %d)", j.id, j.state)
+		}
+		if e.checkRes && !math.IsNaN(j.res) && now > j.res+1e-6 {
+			e.violate("job %d started at %v, after its first reservation %v", j.id, now, j.res)
+		}
+		if busy := e.alloc.Total() - e.alloc.Free(); busy > e.cfg.Procs {
+			e.violate("%d processors in use on a %d-processor machine", busy, e.cfg.Procs)
+		}
+	}
+	e.startSeq++
+	j.state, j.start, j.startSeq, j.last, j.alpha = stRunning, now, e.startSeq, now, 0
+	j.startedInDR = !math.IsInf(e.meter.Limit, 1)
+	j.level = e.startLevel(j)
+	scale := 1.0
+	if e.hasPower {
+		l := e.cfg.Apps[j.app].Levels[j.level]
+		scale, j.power = l.Scale, float64(j.procs)*l.Power
+	}
+	j.dur = j.run * scale
+	j.estEnd = now + j.est*scale
+	e.meter.Change(j.power, j.procs)
+	e.insertRunning(slot)
+	e.q.Push(Event{T: now + j.dur, Kind: KindFinish, Seq: j.startSeq, Job: slot, Gen: j.gen})
+	return j.estEnd
+}
+
+// sync brings slot's progress and energy up to now.
+func (e *Engine) sync(j *job) {
+	dt := e.now - j.last
+	if dt > 0 {
+		j.alpha += dt / j.dur
+		j.energy += j.power * dt
+		j.last = e.now
+	}
+	if e.cfg.Check && j.alpha > 1+1e-9 {
+		e.violate("job %d has done %.12f of its work (remaining work negative)", j.id, j.alpha)
+	}
+}
+
+// finish ends a running job whose work is done.
+func (e *Engine) finish(slot int32) error {
+	j := &e.jobs[slot]
+	e.sync(j)
+	e.meter.Change(-j.power, -j.procs)
+	e.alloc.Release(j.alloc)
+	e.removeRunning(slot)
+	e.stats.Finished++
+	e.dirty = true
+
+	r := &e.rec
+	e.recBuf = cluster.AppendIntervalSet(e.recBuf[:0], j.alloc)
+	*r = results.Record{
+		ID: j.id, Seq: j.seq, Workload: e.cfg.Workload, Submit: j.submit, Procs: int64(j.procs), ReqTime: j.reqTime,
+		State: results.StateCompleted, Start: j.start, End: e.now, Alloc: e.recBuf,
+		Energy: -1, Evictions: j.evictions, StartedInDR: j.startedInDR,
+	}
+	if j.killed {
+		r.State = results.StateWalltime
+	}
+	if e.hasPower {
+		r.Energy, r.Wasted = j.energy, j.wasted
+	}
+	j.state = 0
+	j.gen++
+	e.freeSlot = append(e.freeSlot, slot)
+	if e.cfg.Recorder != nil {
+		return e.cfg.Recorder.Record(r)
+	}
+	return nil
+}
+
+// retime moves a running job to level lv from now on, re-timing its
+// remaining work exactly.
+func (e *Engine) retime(slot int32, lv int) {
+	j := &e.jobs[slot]
+	if lv == j.level {
+		return
+	}
+	e.sync(j)
+	old := e.cfg.Apps[j.app].Levels[j.level]
+	l := e.cfg.Apps[j.app].Levels[lv]
+	newPower := float64(j.procs) * l.Power
+	e.meter.Change(newPower-j.power, 0)
+	j.power, j.level = newPower, lv
+	j.dur = j.run * l.Scale
+	if j.estEnd > e.now {
+		e.removeRunning(slot)
+		j.estEnd = e.now + (j.estEnd-e.now)*l.Scale/old.Scale
+		e.insertRunning(slot)
+	}
+	j.gen++
+	end := e.now + (1-j.alpha)*j.dur
+	if end < e.now {
+		end = e.now
+	}
+	e.q.Push(Event{T: end, Kind: KindFinish, Seq: j.startSeq, Job: slot, Gen: j.gen})
+}
+
+// evict stops a running job, wastes its energy and puts it back in the
+// queue with its original submit time; it will restart from scratch.
+func (e *Engine) evict(slot int32) {
+	j := &e.jobs[slot]
+	e.sync(j)
+	e.meter.Change(-j.power, -j.procs)
+	e.alloc.Release(j.alloc)
+	e.removeRunning(slot)
+	j.wasted += j.energy
+	j.energy, j.alpha, j.power = 0, 0, 0
+	j.evictions++
+	j.state = stQueued
+	j.gen++
+	e.stats.Evictions++
+	e.enqueue(slot)
+}
+
+func (e *Engine) setLimit(w float64) {
+	e.meter.SetLimit(w)
+	e.dirty = true
+}
+
+// reserve records slot's first reservation.
+func (e *Engine) reserve(slot int32, t float64) {
+	if j := &e.jobs[slot]; math.IsNaN(j.res) {
+		j.res = t
+	}
+}
+
+func (e *Engine) violate(format string, a ...any) {
+	e.stats.NViolations++
+	if len(e.stats.Violations) < 20 {
+		e.stats.Violations = append(e.stats.Violations, fmt.Sprintf("t=%v: ", e.now)+fmt.Sprintf(format, a...))
+	}
+}
+
+// observePower reports the cluster state when it changed.
+func (e *Engine) observePower() error {
+	if e.cfg.Check && e.powerAware && e.meter.Power() > e.meter.Limit*(1+1e-9)+1e-6 {
+		e.violate("power %.3f W above the limit %.3f W", e.meter.Power(), e.meter.Limit)
+	}
+	if e.cfg.Power == nil {
+		return nil
+	}
+	busy := e.cfg.Procs - e.alloc.Free()
+	cur := [4]float64{e.meter.Power(), e.meter.Limit, float64(busy), float64(len(e.running))}
+	if cur == e.lastPow {
+		return nil
+	}
+	e.lastPow = cur
+	return e.cfg.Power.Power(e.now, cur[0], cur[1], busy, len(e.running))
+}
+
+func (e *Engine) finalChecks() {
+	if n := len(e.running) + len(e.queue); n != 0 {
+		e.violate("%d jobs never finished", n)
+	}
+	if e.stats.Finished != e.stats.Submitted {
+		e.violate("%d jobs submitted but %d finished", e.stats.Submitted, e.stats.Finished)
+	}
+}

@@ -1,0 +1,13 @@
+// Package sim turns one experiment Spec into one simulation: it loads the
+// trace (or generates the embedded default workload), builds the power
+// level tables and the application mapping, the governor and the power
+// limit schedule, runs the scheduler engine and returns the summary. The
+// CLI verbs run, compare and sweep, and the contract simulation, all go
+// through Run, so a Spec means the same thing everywhere.
+//
+// Spec is plain data with TOML keys, so sweep configs fill the same struct
+// as flags do. The zero value of every field means its documented default.
+//
+// This package reads trace and model files (through workloads and
+// powercap); it writes only to the io.Writers it is given.
+package sim

@@ -1,0 +1,94 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Spec is one fully described simulation. Zero values mean defaults.
+type Spec struct {
+	Trace        string `toml:"trace" json:"trace,omitempty"`                   // SWF file; "" = embedded Lublin–Feitelson workload
+	Jobs         int    `toml:"jobs" json:"jobs,omitempty"`                     // keep the first N jobs; 0 = all
+	Procs        int    `toml:"procs" json:"procs,omitempty"`                   // machine size override; 0 = from the trace header
+	ProcsPerNode int    `toml:"procs_per_node" json:"procs_per_node,omitempty"` // 0 = 1
+	ProcsField   string `toml:"procs_field" json:"procs_field,omitempty"`       // req (default) | alloc
+	Estimate     string `toml:"estimate" json:"estimate,omitempty"`             // req (default) | run
+	Overrun      string `toml:"overrun" json:"overrun,omitempty"`               // kill (default) | extend
+	Policy       string `toml:"policy" json:"policy,omitempty"`                 // fcfs | easy (default) | conservative
+	Order        string `toml:"order" json:"order,omitempty"`                   // submit (default) | sef
+	Pass         string `toml:"pass" json:"pass,omitempty"`                     // instant (default) | event
+	Placement    string `toml:"placement" json:"placement,omitempty"`           // contiguous (default) | scattered
+	Seed         uint64 `toml:"seed" json:"seed,omitempty"`                     // seeds every random choice; 0 = 1
+	Check        bool   `toml:"check" json:"check,omitempty"`                   // online invariant checks
+
+	// Power.
+	DVFS    string  `toml:"dvfs" json:"dvfs,omitempty"`       // performance (default) | powersave | dr
+	AppMap  string  `toml:"app_map" json:"app_map,omitempty"` // exe | user | mix[:a=w,...] (default mix) | one:NAME
+	Models  string  `toml:"models" json:"models,omitempty"`   // builtin (default) | a directory of model files
+	PStates string  `toml:"pstates" json:"pstates,omitempty"` // comma list of GHz; "" = 1.2..2.4 step 0.2 + 2.7; "continuous"
+	IdleW   float64 `toml:"idle_w" json:"idle_w,omitempty"`   // idle processor power (W); 0 = derived, see IdlePower
+
+	// Demand response (power limit over time).
+	DREvents   string  `toml:"dr_events" json:"dr_events,omitempty"`     // CSV of start,end,limit_w|limit_frac
+	DRRatio    float64 `toml:"dr_ratio" json:"dr_ratio,omitempty"`       // fraction of the span covered by generated events
+	DRLimit    float64 `toml:"dr_limit" json:"dr_limit,omitempty"`       // limit of generated events, fraction of peak power (default 0.8)
+	DRDuration string  `toml:"dr_duration" json:"dr_duration,omitempty"` // event length or range, e.g. "2h-4h" (default)
+	DRDaily    string  `toml:"dr_daily" json:"dr_daily,omitempty"`       // daily window in trace local time, e.g. "14:00-18:00"
+	DRSeed     uint64  `toml:"dr_seed" json:"dr_seed,omitempty"`         // 0 = Seed
+	BaseLimit  float64 `toml:"base_limit" json:"base_limit,omitempty"`   // limit outside events (W); 0 = none
+}
+
+func (s *Spec) withDefaults() Spec {
+	d := *s
+	def := func(p *string, v string) {
+		if *p == "" {
+			*p = v
+		}
+	}
+	def(&d.ProcsField, "req")
+	def(&d.Estimate, "req")
+	def(&d.Overrun, "kill")
+	def(&d.Policy, "easy")
+	def(&d.Order, "submit")
+	def(&d.Pass, "instant")
+	def(&d.Placement, "contiguous")
+	def(&d.DVFS, "performance")
+	def(&d.AppMap, "mix")
+	def(&d.Models, "builtin")
+	if d.Seed == 0 {
+		d.Seed = 1
+	}
+	if d.DRSeed == 0 {
+		d.DRSeed = d.Seed
+	}
+	if d.DRLimit == 0 {
+		d.DRLimit = 0.8
+	}
+	def(&d.DRDuration, "2h-4h")
+	return d
+}
+
+// oneOf checks that v is one of the allowed values of the named field.
+func oneOf(field, v string, allowed ...string) error {
+	for _, a := range allowed {
+		if v == a {
+			return nil
+		}
+	}
+	return specErr(fmt.Errorf("%s: %q is not one of %s", field, v, strings.Join(allowed, ", ")))
+}
+
+// SpecError is a mistake in a Spec (an unknown name, a bad value) rather
+// than a failure of the simulation; the CLI exits with code 2 for it.
+type SpecError struct{ Err error }
+
+func (e *SpecError) Error() string     { return e.Err.Error() }
+func (e *SpecError) Unwrap() error     { return e.Err }
+func (e *SpecError) ConfigError() bool { return true }
+
+func specErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &SpecError{err}
+}

@@ -1,0 +1,41 @@
+package workloads
+
+// Job is one SWF record: all 18 fields of the Standard Workload Format, as
+// read, plus the two values the simulator derives from them (Procs and
+// Estimate) and where the record came from. Times are seconds on the trace's
+// own submit-time scale; -1 means "unknown", as in SWF.
+type Job struct {
+	Line int64 // 1-based line of the record in its file (0 for generated jobs)
+
+	ID         int64   // field 1: job number
+	Submit     float64 // field 2: submit time (s)
+	Wait       float64 // field 3: wait time (s)
+	Run        float64 // field 4: run time (s)
+	AllocProcs int64   // field 5: number of allocated processors
+	AvgCPU     float64 // field 6: average CPU time used (s)
+	UsedMem    float64 // field 7: used memory (KB per processor)
+	ReqProcs   int64   // field 8: requested number of processors
+	ReqTime    float64 // field 9: requested time (s)
+	ReqMem     float64 // field 10: requested memory (KB per processor)
+	Status     int64   // field 11: 1 completed, 0 failed, 5 cancelled, -1 unknown
+	User       int64   // field 12: user ID
+	Group      int64   // field 13: group ID
+	Exe        int64   // field 14: executable (application) number
+	Queue      int64   // field 15: queue number
+	Partition  int64   // field 16: partition number
+	Preceding  int64   // field 17: preceding job number
+	Think      float64 // field 18: think time from preceding job (s)
+
+	// Derived by the reader according to its Options (never -1 for a kept job).
+	Procs    int64   // processors the simulator allocates
+	Estimate float64 // the user's runtime estimate the scheduler sees
+}
+
+// FieldNames are the SWF field names, indexed by 1-based field number
+// (FieldNames[0] is unused). They appear in error messages.
+var FieldNames = [19]string{"",
+	"job_number", "submit_time", "wait_time", "run_time", "allocated_processors",
+	"average_cpu_time", "used_memory", "requested_processors", "requested_time",
+	"requested_memory", "status", "user_id", "group_id", "executable_number",
+	"queue_number", "partition_number", "preceding_job_number", "think_time",
+}
