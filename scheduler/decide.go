@@ -8,6 +8,7 @@ import "slices"
 func (e *Engine) decide() {
 	e.dirty = false
 	e.pass()
+	e.applyNetwork()
 	if !e.hasPower {
 		return
 	}

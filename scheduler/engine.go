@@ -78,6 +78,13 @@ type Config struct {
 	Governor Governor                 // nil means Performance
 	Limits   []LimitStep              // power limit over time, sorted by T
 
+	// JobLevel, when set, fixes a job's level for its whole run (e.g. the
+	// frequency of an accepted DR contract); -1 leaves it to the governor.
+	JobLevel func(*workloads.Job) int
+	// Network, when set, adds communication time that depends on placement
+	// and contention.
+	Network Network
+
 	Recorder results.Recorder // receives every finished job
 	Power    PowerObserver    // optional power time series
 }
@@ -120,6 +127,8 @@ type job struct {
 	estEnd      float64
 	res         float64 // first reservation; NaN if none
 	startedInDR bool
+	fixed       int     // level fixed by Config.JobLevel, or -1
+	comm, ratio float64 // communication fraction and ratio (Network)
 	alloc       []cluster.Range
 }
 
@@ -156,6 +165,7 @@ type Engine struct {
 	dirty  bool
 	stats  Stats
 
+	netBuf    []RatioChange
 	lastPow   [4]float64
 	checkFCFS bool
 	checkRes  bool
@@ -258,8 +268,13 @@ func (e *Engine) Run(ctx context.Context, src Source) error {
 	return nil
 }
 
-// nextTime returns the time of the next event or submit.
+// nextTime returns the time of the next live event or submit, dropping
+// stale finish events (jobs re-timed or evicted since) on the way, so that
+// they never move the clock.
 func (e *Engine) nextTime() (float64, bool) {
+	for e.q.Len() > 0 && e.stale(e.q.Peek()) {
+		e.q.Pop()
+	}
 	switch {
 	case e.q.Len() > 0 && e.haveNext:
 		return min(e.q.Peek().T, e.next.Submit), true
@@ -276,8 +291,8 @@ func (e *Engine) nextTime() (float64, bool) {
 func (e *Engine) instant(t float64) error {
 	for e.q.Len() > 0 && e.q.Peek().T == t {
 		ev := e.q.Pop()
-		if ev.Kind == KindFinish && (e.jobs[ev.Job].gen != ev.Gen || e.jobs[ev.Job].state != stRunning) {
-			continue // stale: re-timed or evicted since it was pushed
+		if e.stale(&ev) {
+			continue // re-timed or evicted since it was pushed
 		}
 		e.stats.Events++
 		var err error
@@ -307,6 +322,10 @@ func (e *Engine) instant(t float64) error {
 		e.decide()
 	}
 	return e.observePower()
+}
+
+func (e *Engine) stale(ev *Event) bool {
+	return ev.Kind == KindFinish && (e.jobs[ev.Job].gen != ev.Gen || e.jobs[ev.Job].state != stRunning)
 }
 
 // pull reads the next job from the source into e.next.

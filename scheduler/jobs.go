@@ -31,6 +31,7 @@ func (e *Engine) submit(w *workloads.Job) {
 	*j = job{
 		id: w.ID, seq: seq, submit: w.Submit, run: w.Run, est: w.Estimate, reqTime: w.ReqTime,
 		procs: int(w.Procs), state: stQueued, gen: j.gen + 1, res: math.NaN(), alloc: alloc,
+		fixed: -1, ratio: 1,
 	}
 	if e.cfg.Overrun == OverrunKill && w.ReqTime > 0 && w.Run > w.ReqTime {
 		j.run, j.killed = w.ReqTime, true
@@ -42,6 +43,11 @@ func (e *Engine) submit(w *workloads.Job) {
 		j.app = e.cfg.AppOf(w)
 		if j.app < 0 || j.app >= len(e.cfg.Apps) {
 			j.app = 0
+		}
+	}
+	if e.hasPower && e.cfg.JobLevel != nil {
+		if lv := e.cfg.JobLevel(w); lv >= 0 && lv < len(e.cfg.Apps[j.app].Levels) {
+			j.fixed = lv
 		}
 	}
 	e.enqueue(slot)
@@ -76,10 +82,21 @@ func (e *Engine) fillQueued(q *QueuedJob, slot int32) {
 }
 
 func (e *Engine) startLevel(j *job) int {
-	if !e.hasPower {
+	switch {
+	case !e.hasPower:
 		return 0
+	case j.fixed >= 0:
+		return j.fixed
 	}
 	return e.gov.StartLevel(e, j.app)
+}
+
+// scale returns the runtime scale of j's current level.
+func (e *Engine) scale(j *job) float64 {
+	if !e.hasPower {
+		return 1
+	}
+	return e.cfg.Apps[j.app].Levels[j.level].Scale
 }
 
 // start starts slot at now and returns its estimated end.
@@ -108,13 +125,15 @@ func (e *Engine) start(slot int32, now float64) float64 {
 	j.state, j.start, j.startSeq, j.last, j.alpha = stRunning, now, e.startSeq, now, 0
 	j.startedInDR = !math.IsInf(e.meter.Limit, 1)
 	j.level = e.startLevel(j)
-	scale := 1.0
 	if e.hasPower {
-		l := e.cfg.Apps[j.app].Levels[j.level]
-		scale, j.power = l.Scale, float64(j.procs)*l.Power
+		j.power = float64(j.procs) * e.cfg.Apps[j.app].Levels[j.level].Power
 	}
-	j.dur = j.run * scale
-	j.estEnd = now + j.est*scale
+	if e.cfg.Network != nil {
+		j.comm, j.ratio = e.cfg.Network.Started(slot, j.app, j.procs, j.alloc)
+	}
+	m := j.multiplier(e.scale(j))
+	j.dur = j.run * m
+	j.estEnd = now + j.est*m
 	e.meter.Change(j.power, j.procs)
 	e.insertRunning(slot)
 	e.q.Push(Event{T: now + j.dur, Kind: KindFinish, Seq: j.startSeq, Job: slot, Gen: j.gen})
@@ -141,6 +160,9 @@ func (e *Engine) finish(slot int32) error {
 	e.meter.Change(-j.power, -j.procs)
 	e.alloc.Release(j.alloc)
 	e.removeRunning(slot)
+	if e.cfg.Network != nil {
+		e.cfg.Network.Finished(slot)
+	}
 	e.stats.Finished++
 	e.dirty = true
 
@@ -170,19 +192,27 @@ func (e *Engine) finish(slot int32) error {
 // remaining work exactly.
 func (e *Engine) retime(slot int32, lv int) {
 	j := &e.jobs[slot]
-	if lv == j.level {
+	if lv == j.level || j.fixed >= 0 {
 		return
 	}
 	e.sync(j)
-	old := e.cfg.Apps[j.app].Levels[j.level]
-	l := e.cfg.Apps[j.app].Levels[lv]
-	newPower := float64(j.procs) * l.Power
+	oldM := j.multiplier(e.scale(j))
+	newPower := float64(j.procs) * e.cfg.Apps[j.app].Levels[lv].Power
 	e.meter.Change(newPower-j.power, 0)
 	j.power, j.level = newPower, lv
-	j.dur = j.run * l.Scale
+	e.retimeTo(slot, oldM)
+}
+
+// retimeTo re-times a synchronised running job whose duration multiplier
+// changed from oldM to its current one: the remaining work keeps its
+// fraction, the finish event is replaced, and the estimated end scales.
+func (e *Engine) retimeTo(slot int32, oldM float64) {
+	j := &e.jobs[slot]
+	m := j.multiplier(e.scale(j))
+	j.dur = j.run * m
 	if j.estEnd > e.now {
 		e.removeRunning(slot)
-		j.estEnd = e.now + (j.estEnd-e.now)*l.Scale/old.Scale
+		j.estEnd = e.now + (j.estEnd-e.now)*m/oldM
 		e.insertRunning(slot)
 	}
 	j.gen++
@@ -201,6 +231,9 @@ func (e *Engine) evict(slot int32) {
 	e.meter.Change(-j.power, -j.procs)
 	e.alloc.Release(j.alloc)
 	e.removeRunning(slot)
+	if e.cfg.Network != nil {
+		e.cfg.Network.Finished(slot)
+	}
 	j.wasted += j.energy
 	j.energy, j.alpha, j.power = 0, 0, 0
 	j.evictions++

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"drsim/scheduler/sim"
+)
+
+// simFlags are the flags that describe one simulation (sim.Spec); run,
+// compare and sweep share them.
+func simFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "trace", Usage: "SWF trace, plain or gzip (default: embedded Lublin–Feitelson workload, 10,000 jobs on 256 processors)"},
+		&cli.IntFlag{Name: "jobs", Usage: "keep the first N jobs (0: all)"},
+		&cli.IntFlag{Name: "procs", Usage: "machine size in processors (default: trace header MaxProcs, then MaxNodes)"},
+		&cli.IntFlag{Name: "procs-per-node", Usage: "processors per node", Value: 1},
+		&cli.StringFlag{Name: "procs-field", Usage: "processor count from SWF field 8 (req) or 5 (alloc), falling back to the other", Value: "req"},
+		&cli.StringFlag{Name: "estimate", Usage: "runtime estimate: requested time (req) or the true runtime (run)", Value: "req"},
+		&cli.StringFlag{Name: "overrun", Usage: "jobs running past their requested time: kill (walltime reached) or extend", Value: "kill"},
+		&cli.StringFlag{Name: "policy", Usage: "scheduling policy: fcfs, easy or conservative", Value: "easy"},
+		&cli.StringFlag{Name: "order", Usage: "queue order: submit or sef (shortest estimate first)", Value: "submit"},
+		&cli.StringFlag{Name: "pass", Usage: "scheduling pass after each instant (instant) or each event (event)", Value: "instant"},
+		&cli.StringFlag{Name: "placement", Usage: "processor placement: contiguous or scattered", Value: "contiguous"},
+		&cli.Uint64Flag{Name: "seed", Usage: "seed for every random choice", Value: 1},
+		&cli.BoolFlag{Name: "check", Usage: "check invariants online; fail on any violation"},
+		&cli.StringFlag{Name: "dvfs", Usage: "frequency policy: performance, powersave or dr", Value: "performance"},
+		&cli.StringFlag{Name: "app-map", Usage: "job→application rule: exe, user, mix[:app=w,...] or one:APP", Value: "mix"},
+		&cli.StringFlag{Name: "models", Usage: "power models: builtin or a directory of model files from drsim calibrate", Value: "builtin"},
+		&cli.StringFlag{Name: "pstates", Usage: "CPU frequencies in GHz, comma separated, or continuous (default 1.2..2.4 step 0.2, 2.7)"},
+		&cli.Float64Flag{Name: "idle-w", Usage: "idle processor power in W (default: 40% of the lowest busy power)"},
+		&cli.StringFlag{Name: "dr-events", Usage: "CSV of DR events: start,end,limit_w or start,end,limit_frac"},
+		&cli.Float64Flag{Name: "dr-ratio", Usage: "generate DR events covering this fraction of the span"},
+		&cli.Float64Flag{Name: "dr-limit", Usage: "limit of generated DR events as a fraction of peak power", Value: 0.8},
+		&cli.StringFlag{Name: "dr-duration", Usage: "length of generated DR events, e.g. 3h or 2h-4h", Value: "2h-4h"},
+		&cli.StringFlag{Name: "dr-daily", Usage: "daily DR window in the trace's local time, e.g. 14:00-18:00"},
+		&cli.Uint64Flag{Name: "dr-seed", Usage: "seed for generated DR events (default: --seed)"},
+		&cli.Float64Flag{Name: "base-limit", Usage: "power limit outside DR events in W (default: none)"},
+	}
+}
+
+// specFromFlags reads the simulation flags into a Spec.
+func specFromFlags(c *cli.Context) sim.Spec {
+	return sim.Spec{
+		Trace: c.String("trace"), Jobs: c.Int("jobs"), Procs: c.Int("procs"), ProcsPerNode: c.Int("procs-per-node"),
+		ProcsField: c.String("procs-field"), Estimate: c.String("estimate"), Overrun: c.String("overrun"),
+		Policy: c.String("policy"), Order: c.String("order"), Pass: c.String("pass"), Placement: c.String("placement"),
+		Seed: c.Uint64("seed"), Check: c.Bool("check"),
+		DVFS: c.String("dvfs"), AppMap: c.String("app-map"), Models: c.String("models"), PStates: c.String("pstates"),
+		IdleW:    c.Float64("idle-w"),
+		DREvents: c.String("dr-events"), DRRatio: c.Float64("dr-ratio"), DRLimit: c.Float64("dr-limit"),
+		DRDuration: c.String("dr-duration"), DRDaily: c.String("dr-daily"), DRSeed: c.Uint64("dr-seed"),
+		BaseLimit: c.Float64("base-limit"),
+	}
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"drsim/powercap"
+)
+
+var predictCommand = &cli.Command{
+	Name:  "predict",
+	Usage: "print one model value: runtime (s), power (W) or energy (J) of an app at a frequency or cap",
+	Description: "power and energy are per processor, times --nodes; runtime is the model's own t(x).\n" +
+		"Under --cap the power never exceeds the cap; outside the measured range models hold their end value.",
+	Flags: []cli.Flag{
+		&cli.StringFlag{Name: "models", Usage: "builtin or a directory of model files from drsim calibrate", Value: "builtin"},
+		&cli.StringFlag{Name: "app", Usage: "application name (drsim apps lists them)", Required: true},
+		&cli.Float64Flag{Name: "freq", Usage: "CPU frequency in GHz"},
+		&cli.Float64Flag{Name: "cap", Usage: "package power cap in W"},
+		&cli.StringFlag{Name: "quantity", Usage: "power, runtime or energy", Required: true},
+		&cli.IntFlag{Name: "nodes", Usage: "processors the job uses (multiplies power and energy)", Value: 1},
+	},
+	Action: func(c *cli.Context) error {
+		if err := noArgs(c); err != nil {
+			return err
+		}
+		if c.IsSet("freq") == c.IsSet("cap") {
+			return usagef("predict: give exactly one of --freq GHz and --cap W")
+		}
+		knob, x := powercap.Freq, c.Float64("freq")
+		if c.IsSet("cap") {
+			knob, x = powercap.Cap, c.Float64("cap")
+		}
+		if !(x > 0) || c.Int("nodes") < 1 {
+			return usagef("predict: --%s %v and --nodes %d must be positive", knob, x, c.Int("nodes"))
+		}
+		profiles, err := powercap.LoadProfiles(c.String("models"))
+		if err != nil {
+			return usageErr(err)
+		}
+		p, err := powercap.Lookup(profiles, c.String("app"))
+		if err != nil {
+			return usageErr(err)
+		}
+		v, err := powercap.Predict(&p, knob, x, c.String("quantity"), c.Int("nodes"))
+		if err != nil {
+			return usageErr(err)
+		}
+		_, err = fmt.Fprintf(c.App.Writer, "%.6g\n", v)
+		return err
+	},
+}

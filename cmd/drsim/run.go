@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"drsim/results"
+	"drsim/scheduler/sim"
+)
+
+var runCommand = &cli.Command{
+	Name:  "run",
+	Usage: "replay a workload through a scheduler and print a summary",
+	Description: "With no flags, runs the embedded Lublin–Feitelson workload (10,000 jobs, 256 processors) under EASY.\n" +
+		"--out DIR writes jobs.csv (Batsim columns), power.csv and summary.json; an existing DIR needs --force.",
+	Flags: append(simFlags(),
+		&cli.StringFlag{Name: "out", Usage: "directory for jobs.csv, power.csv and summary.json"},
+		&cli.BoolFlag{Name: "force", Usage: "overwrite an existing --out directory"},
+		&cli.Float64Flag{Name: "power-step", Usage: "write at most one power.csv row per this many seconds (0: every change)"},
+	),
+	Action: func(c *cli.Context) error {
+		if err := noArgs(c); err != nil {
+			return err
+		}
+		spec := specFromFlags(c)
+		tr, err := sim.Load(spec)
+		if err != nil {
+			return usageErr(err)
+		}
+		out, err := newRunOutputs(c.String("out"), c.Bool("force"))
+		if err != nil {
+			return err
+		}
+		defer out.abort()
+		res, err := sim.Run(c.Context, spec, tr, out.outputs(c.Float64("power-step")))
+		if err != nil {
+			return inputOr(err)
+		}
+		if spec.Check && res.Stats.NViolations > 0 {
+			return fmt.Errorf("run: %d invariant violations, first: %s", res.Stats.NViolations, res.Stats.Violations[0])
+		}
+		if err := out.commit(res.Summary); err != nil {
+			return err
+		}
+		return res.Summary.WriteTable(c.App.Writer)
+	},
+}
+
+// runOutputs are the files of one run, written atomically.
+type runOutputs struct {
+	dir         string
+	jobs, power *results.AtomicFile
+	force       bool
+}
+
+func newRunOutputs(dir string, force bool) (*runOutputs, error) {
+	o := &runOutputs{dir: dir, force: force}
+	if dir == "" {
+		return o, nil
+	}
+	if err := results.PrepareOutDir(dir, force); err != nil {
+		return nil, usageErr(err)
+	}
+	var err error
+	if o.jobs, err = results.CreateAtomic(filepath.Join(dir, "jobs.csv"), true); err != nil {
+		return nil, err
+	}
+	if o.power, err = results.CreateAtomic(filepath.Join(dir, "power.csv"), true); err != nil {
+		o.jobs.Abort()
+		return nil, err
+	}
+	return o, nil
+}
+
+func (o *runOutputs) outputs(step float64) sim.Outputs {
+	if o.dir == "" {
+		return sim.Outputs{}
+	}
+	return sim.Outputs{Jobs: o.jobs, Power: o.power, PowerStep: step}
+}
+
+func (o *runOutputs) commit(s *results.Summary) error {
+	if o.dir == "" {
+		return nil
+	}
+	var b bytes.Buffer
+	if err := s.WriteJSON(&b); err != nil {
+		return err
+	}
+	if err := o.jobs.Commit(); err != nil {
+		return err
+	}
+	if err := o.power.Commit(); err != nil {
+		return err
+	}
+	return results.WriteFileAtomic(filepath.Join(o.dir, "summary.json"), b.Bytes(), true)
+}
+
+func (o *runOutputs) abort() {
+	if o.jobs != nil {
+		o.jobs.Abort()
+		o.power.Abort()
+	}
+}
+
+// inputOr classifies a simulation error: configuration mistakes (unknown
+// names, bad values) are input errors; everything else is a runtime error.
+func inputOr(err error) error {
+	var ce interface{ ConfigError() bool }
+	if errors.As(err, &ce) && ce.ConfigError() {
+		return usageErr(err)
+	}
+	return err
+}

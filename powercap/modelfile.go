@@ -1,0 +1,127 @@
+package powercap
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// ModelSchema is the value of the "schema" key of every model file.
+const ModelSchema = "drsim-powercap-model/1"
+
+// modelFile is the on-disk form of a Profile: the schema tag plus the
+// Profile's own fields. See doc.go for the schema.
+type modelFile struct {
+	Schema string `json:"schema"`
+	Profile
+}
+
+// SaveModel writes p as an indented JSON model file.
+func SaveModel(w io.Writer, p Profile) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(modelFile{ModelSchema, p}, "", "  ")
+	if err != nil {
+		return fmt.Errorf("powercap: encoding model %q: %v", p.Name, err)
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// DecodeModel reads one model file strictly: unknown keys, wrong types,
+// trailing data, a wrong schema or an invalid model are errors naming
+// name:line:column.
+func DecodeModel(r io.Reader, name string) (Profile, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return Profile{}, &FileError{File: name, Err: err}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var mf modelFile
+	if err := dec.Decode(&mf); err != nil {
+		off := dec.InputOffset()
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			off = se.Offset
+		case errors.As(err, &te):
+			off = te.Offset
+		}
+		line, col := position(data, off)
+		return Profile{}, &FileError{File: name, Line: line, Column: col, Err: errors.New(strings.TrimPrefix(err.Error(), "json: "))}
+	}
+	if dec.More() {
+		line, col := position(data, dec.InputOffset())
+		return Profile{}, &FileError{File: name, Line: line, Column: col, Err: errors.New("data after the model object")}
+	}
+	if mf.Schema != ModelSchema {
+		return Profile{}, &FileError{File: name, Field: "schema", Err: fmt.Errorf("%q, want %q", mf.Schema, ModelSchema)}
+	}
+	if err := mf.Profile.Validate(); err != nil {
+		return Profile{}, &FileError{File: name, Err: err}
+	}
+	return mf.Profile, nil
+}
+
+// position converts a byte offset into a 1-based line and column.
+func position(data []byte, off int64) (line, col int) {
+	off = min(max(off, 0), int64(len(data)))
+	before := data[:off]
+	line = bytes.Count(before, []byte("\n")) + 1
+	return line, int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
+}
+
+// LoadModels reads every *.json model file in dir (the edge where model
+// files meet the simulator, so it opens files itself) and returns the
+// profiles sorted by name. Two files with the same app name are an error.
+func LoadModels(dir string) ([]Profile, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, fmt.Errorf("powercap: %v", err)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("powercap: no *.json model files in %s", dir)
+	}
+	sort.Strings(files)
+	var out []Profile
+	seen := map[string]string{}
+	for _, f := range files {
+		p, err := loadModel(f)
+		if err != nil {
+			return nil, err
+		}
+		if prev, dup := seen[strings.ToLower(p.Name)]; dup {
+			return nil, fmt.Errorf("powercap: app %q is defined in both %s and %s", p.Name, prev, f)
+		}
+		seen[strings.ToLower(p.Name)] = f
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+func loadModel(file string) (Profile, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return Profile{}, err
+	}
+	defer f.Close()
+	return DecodeModel(f, file)
+}
+
+// LoadProfiles returns Builtin() for "builtin" (or ""), else LoadModels(spec).
+func LoadProfiles(spec string) ([]Profile, error) {
+	if spec == "" || spec == "builtin" {
+		return Builtin(), nil
+	}
+	return LoadModels(spec)
+}

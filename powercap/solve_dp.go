@@ -1,0 +1,220 @@
+package powercap
+
+import "math"
+
+type increment struct{ eff, dw float64 }
+
+// state is a partial solution: the sums over the classes added so far.
+type state struct {
+	w, c float64
+	tr   int32 // index into trace of this state's last step, -1 for the root
+}
+
+type cand struct {
+	w, c    float64
+	tr, opt int32
+}
+
+// step records the option chosen at one processing position and the trace
+// index of the step before it.
+type step struct{ parent, opt int32 }
+
+// search runs the Pareto dynamic programme over the processing order and
+// returns the best feasible full solution.
+func (s *MCKP) search(classes [][]Option) ([]int, float64, bool) {
+	m := len(classes)
+	s.cur = append(s.cur[:0], state{tr: -1})
+	s.trace = s.trace[:0]
+	for q := range m {
+		j := s.ord[q]
+		s.lpb.remove(j, classes[j][s.undom[s.undomStart[j]]].Cost)
+		s.expand(classes[s.ord[q]], q)
+		s.cur, s.next = s.next, s.cur
+		if len(s.cur) == 0 {
+			return s.choice, 0, false // only if rounding defeats the incumbent
+		}
+	}
+	return s.finish(classes)
+}
+
+// expand adds the class at position q to every partial solution in s.cur,
+// keeps the candidates that pass the bounds, and merges them into s.next
+// keeping only Pareto-optimal (weight, cost) pairs.
+func (s *MCKP) expand(opts []Option, q int) {
+	j := s.ord[q]
+	act := s.active[s.actStart[j]:s.actStart[j+1]]
+	s.cand = s.cand[:0]
+	s.seg = s.seg[:0]
+	limW := s.capacity + s.slackW - s.sufW[q+1]
+	limC := math.Min(s.best, s.target) + s.slackC
+	lam, restC, restL := s.lambda, s.sufC[q+1], s.sufL[q+1]
+	for _, k := range act {
+		s.seg = append(s.seg, int32(len(s.cand)))
+		o := opts[k]
+		for _, p := range s.cur {
+			w, c := p.w+o.Weight, p.c+o.Cost
+			if w > limW {
+				break // parents are weight ascending
+			}
+			if c+restC > limC || c+lam*(w-s.capacity)+restL > limC {
+				continue
+			}
+			if c+s.lpb.value(s.capacity-w-s.sufW[q+1]) > limC-s.slackC+s.slackLP {
+				continue
+			}
+			limC = s.complete(w, c, q+1, limC)
+			s.cand = append(s.cand, cand{w: w, c: c, tr: p.tr, opt: k})
+		}
+	}
+	s.seg = append(s.seg, int32(len(s.cand)))
+	s.next = s.next[:0]
+	if len(act) == 1 {
+		for _, c := range s.cand {
+			s.push(c, q)
+		}
+		return
+	}
+	s.merge(q)
+}
+
+// complete tries two heuristic completions of a partial solution (the LP
+// and the incumbent choices for the classes from position q on) and lowers
+// the incumbent cost if one is cheaper and surely feasible: its estimated
+// weight is below the capacity by more than the rounding slack, and its
+// estimated cost is within the rounding error of the true sum, which the
+// pruning slack covers twice. It returns the new pruning limit.
+func (s *MCKP) complete(w, c float64, q int, limC float64) float64 {
+	room := s.capacity - s.slackW
+	if w+s.lpW[q] <= room && c+s.lpC[q] < s.best {
+		s.best = c + s.lpC[q]
+	}
+	if w+s.incW[q] <= room && c+s.incC[q] < s.best {
+		s.best = c + s.incC[q]
+	}
+	return math.Min(limC, s.best+s.slackC)
+}
+
+// merge merges the per-option candidate segments (each weight
+// non-decreasing) in (weight, cost) order into s.next.
+func (s *MCKP) merge(q int) {
+	nseg := len(s.seg) - 1
+	ends := s.tmpIdx[:0] // s.seg[a] is segment a's cursor, ends[a] its end
+	for a := range nseg {
+		ends = append(ends, s.seg[a+1])
+	}
+	s.tmpIdx = ends
+	for {
+		bi := -1
+		for a := range nseg {
+			if s.seg[a] == ends[a] {
+				continue
+			}
+			if bi < 0 || candLess(&s.cand[s.seg[a]], &s.cand[s.seg[bi]]) {
+				bi = a
+			}
+		}
+		if bi < 0 {
+			return
+		}
+		s.push(s.cand[s.seg[bi]], q)
+		s.seg[bi]++
+	}
+}
+
+func candLess(a, b *cand) bool {
+	if a.w != b.w {
+		return a.w < b.w
+	}
+	return a.c < b.c
+}
+
+// push appends c to s.next unless the last kept state dominates it. A
+// candidate of equal weight and lower cost, or equal weight and cost and a
+// lexicographically smaller choice, replaces the last kept state. Kept
+// states have strictly increasing weight and strictly decreasing cost.
+func (s *MCKP) push(c cand, q int) {
+	if n := len(s.next); n > 0 {
+		last := &s.next[n-1]
+		switch {
+		case c.w == last.w:
+			if c.c < last.c || (c.c == last.c && s.lexLess(c, s.trace[last.tr], q)) {
+				last.c = c.c
+				s.trace[last.tr] = step{parent: c.tr, opt: c.opt}
+			}
+			return
+		case c.c >= last.c:
+			return
+		}
+	}
+	s.trace = append(s.trace, step{parent: c.tr, opt: c.opt})
+	s.next = append(s.next, state{w: c.w, c: c.c, tr: int32(len(s.trace) - 1)})
+}
+
+// lexLess reports whether the partial choice of candidate c is
+// lexicographically smaller, in class order, than the one ending with step
+// b (both cover positions 0..q). It walks both back to their common
+// ancestor, below which they agree; only called on exact ties.
+func (s *MCKP) lexLess(c cand, b step, q int) bool {
+	a := step{parent: c.tr, opt: c.opt}
+	first, less := int32(math.MaxInt32), false
+	for ; q >= 0; q-- {
+		if j := s.ord[q]; a.opt != b.opt && j < first {
+			first, less = j, a.opt < b.opt
+		}
+		if a.parent == b.parent || a.parent < 0 || b.parent < 0 {
+			break
+		}
+		a, b = s.trace[a.parent], s.trace[b.parent]
+	}
+	return less
+}
+
+// unwind writes into dst (indexed by class) the options of the partial
+// choice whose step at position q is st.
+func (s *MCKP) unwind(dst []int32, st step, q int) {
+	for ; q >= 0; q-- {
+		dst[s.ord[q]] = st.opt
+		if st.parent >= 0 {
+			st = s.trace[st.parent]
+		}
+	}
+}
+
+// finish picks, among the final states that may fit, the one with the
+// least cost, then weight, then lexicographically smallest choice, with all
+// three judged on sums accumulated in class order from the last class to
+// the first, so the result does not depend on the processing order.
+func (s *MCKP) finish(classes [][]Option) ([]int, float64, bool) {
+	m := len(classes)
+	s.pick = resize(s.pick, m)
+	bestC, bestW, found := math.Inf(1), math.Inf(1), false
+	for _, st := range s.cur {
+		if st.w > s.capacity+s.slackW {
+			break
+		}
+		s.unwind(s.pick, s.trace[st.tr], m-1)
+		var w, c float64
+		for j := m - 1; j >= 0; j-- {
+			w += classes[j][s.pick[j]].Weight
+			c += classes[j][s.pick[j]].Cost
+		}
+		if w > s.capacity || c > bestC || (c == bestC && (w > bestW || (w == bestW && !s.lexBelow(s.pick)))) {
+			continue
+		}
+		bestC, bestW, found = c, w, true
+		for j, k := range s.pick {
+			s.choice[j] = int(k)
+		}
+	}
+	return s.choice, bestC, found
+}
+
+// lexBelow reports whether v is lexicographically smaller than s.choice.
+func (s *MCKP) lexBelow(v []int32) bool {
+	for j, k := range v {
+		if int(k) != s.choice[j] {
+			return int(k) < s.choice[j]
+		}
+	}
+	return false
+}

@@ -1,0 +1,148 @@
+package powercap
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// lpBound evaluates the LP relaxation of the classes not yet added, as a
+// function of the capacity R left for them: φ(R) = Σ lightest costs − the
+// gains of the most efficient hull increments that fit in R − Σ lightest
+// weights (the last one fractionally). The increments of all classes are
+// sorted once by efficiency; two Fenwick trees over that order hold the
+// weights and gains of the classes still to add, and a class's increments
+// are removed when the search adds the class. A query is O(log N).
+type lpBound struct {
+	incs    []lpInc
+	byClass []int32 // ranks of the increments, grouped by class
+	start   []int32 // class j's ranks are byClass[start[j]:start[j+1]]
+	pos     []int32 // scratch
+	treeW   []float64
+	treeG   []float64
+	baseC   float64 // Σ cost of the lightest undominated option of the classes left
+	total   float64 // baseC with every class in
+	maxEff  float64
+	absG    float64
+	log2N   int
+}
+
+type lpInc struct {
+	eff, dw, gain float64
+	class         int32
+}
+
+// build collects the hull increments of every class (from s.relax's hull
+// rule), sorts them by efficiency descending (ties by class, then weight)
+// and groups their ranks by class; reset fills the trees.
+func (b *lpBound) build(s *MCKP, classes [][]Option) {
+	b.incs = b.incs[:0]
+	b.baseC, b.maxEff, b.absG = 0, 0, 0
+	for j, opts := range classes {
+		b.baseC += opts[s.undom[s.undomStart[j]]].Cost
+		h := hull(s.undom[s.undomStart[j]:s.undomStart[j+1]], opts, s.tmpIdx[:0])
+		s.tmpIdx = h
+		for i := 1; i < len(h); i++ {
+			a, c := opts[h[i-1]], opts[h[i]]
+			dw, g := c.Weight-a.Weight, a.Cost-c.Cost
+			b.incs = append(b.incs, lpInc{eff: g / dw, dw: dw, gain: g, class: int32(j)})
+			b.maxEff = math.Max(b.maxEff, g/dw)
+			b.absG += g
+		}
+	}
+	slices.SortFunc(b.incs, func(x, y lpInc) int { // (eff, class) is unique
+		if c := cmp.Compare(y.eff, x.eff); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.class, y.class)
+	})
+	n := len(b.incs)
+	b.treeW, b.treeG = resize(b.treeW, n+1), resize(b.treeG, n+1)
+	b.total = b.baseC
+	// Group ranks by class so a class's increments can be removed at once.
+	m := len(classes)
+	b.start = resize(b.start, m+1)
+	clear(b.start)
+	for _, in := range b.incs {
+		b.start[in.class+1]++
+	}
+	for j := range m {
+		b.start[j+1] += b.start[j]
+	}
+	b.byClass = resize(b.byClass, n)
+	b.pos = resize(b.pos, m)
+	copy(b.pos, b.start[:m])
+	for r, in := range b.incs {
+		b.byClass[b.pos[in.class]] = int32(r)
+		b.pos[in.class]++
+	}
+	b.log2N = 1
+	for 1<<b.log2N <= n {
+		b.log2N++
+	}
+}
+
+// reset puts every class back into the bound (linear-time tree build).
+func (b *lpBound) reset() {
+	b.baseC = b.total
+	b.treeW[0], b.treeG[0] = 0, 0
+	for r, in := range b.incs {
+		b.treeW[r+1], b.treeG[r+1] = in.dw, in.gain
+	}
+	n := len(b.incs)
+	for i := 1; i <= n; i++ {
+		if p := i + i&-i; p <= n {
+			b.treeW[p] += b.treeW[i]
+			b.treeG[p] += b.treeG[i]
+		}
+	}
+}
+
+// hull returns, appended to h, the lower convex hull of the undominated
+// options u (weight ascending, cost descending).
+func hull(u []int32, opts []Option, h []int32) []int32 {
+	for _, k := range u {
+		for len(h) >= 2 {
+			a, b, c := opts[h[len(h)-2]], opts[h[len(h)-1]], opts[k]
+			if (a.Cost-b.Cost)*(c.Weight-b.Weight) > (b.Cost-c.Cost)*(b.Weight-a.Weight) {
+				break
+			}
+			h = h[:len(h)-1]
+		}
+		h = append(h, k)
+	}
+	return h
+}
+
+func (b *lpBound) add(r int, dw, g float64) {
+	for i := r + 1; i < len(b.treeW); i += i & -i {
+		b.treeW[i] += dw
+		b.treeG[i] += g
+	}
+}
+
+// remove takes class j (whose lightest option costs c0) out of the bound.
+func (b *lpBound) remove(j int32, c0 float64) {
+	b.baseC -= c0
+	for _, r := range b.byClass[b.start[j]:b.start[j+1]] {
+		b.add(int(r), -b.incs[r].dw, -b.incs[r].gain)
+	}
+}
+
+// value returns φ for free capacity free ≥ 0 above the lightest weights.
+func (b *lpBound) value(free float64) float64 {
+	n := len(b.treeW) - 1
+	pos, sumW, sumG := 0, 0.0, 0.0
+	for step := 1 << (b.log2N - 1); step > 0; step >>= 1 {
+		if next := pos + step; next <= n && sumW+b.treeW[next] <= free {
+			pos = next
+			sumW += b.treeW[next]
+			sumG += b.treeG[next]
+		}
+	}
+	v := b.baseC - sumG
+	if pos < n {
+		v -= b.incs[pos].eff * (free - sumW)
+	}
+	return v
+}

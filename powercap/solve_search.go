@@ -1,0 +1,145 @@
+package powercap
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// incumbent sets s.best to the cost of a feasible solution: the LP solution
+// rounded down (lightest minimiser of c + λw per class, kept in s.lp),
+// improved by one greedy pass that spends the residual capacity class by
+// class (kept in s.inc). s.best = +Inf if rounding makes it infeasible.
+func (s *MCKP) incumbent(classes [][]Option) {
+	m := len(classes)
+	s.inc, s.lp = resize(s.inc, m), resize(s.lp, m)
+	free := s.capacity
+	for j, opts := range classes {
+		bk, bv := int32(-1), math.Inf(1)
+		for _, k := range s.undom[s.undomStart[j]:s.undomStart[j+1]] {
+			if v := opts[k].Cost + s.lambda*opts[k].Weight; v < bv {
+				bk, bv = k, v
+			}
+		}
+		s.inc[j], s.lp[j] = bk, bk
+		free -= opts[bk].Weight
+	}
+	for j, opts := range classes {
+		cur := opts[s.inc[j]]
+		for _, k := range s.undom[s.undomStart[j]:s.undomStart[j+1]] {
+			if o := opts[k]; o.Weight > cur.Weight && o.Weight-cur.Weight <= free {
+				free -= o.Weight - cur.Weight
+				s.inc[j], cur = k, o
+			}
+		}
+	}
+	var w, c float64
+	for j := m - 1; j >= 0; j-- {
+		w += classes[j][s.inc[j]].Weight
+		c += classes[j][s.inc[j]].Cost
+	}
+	s.best = math.Inf(1)
+	if w <= s.capacity {
+		s.best = c
+	}
+}
+
+// prepare computes each class's minimum of c + λw, the Lagrangian bound
+// L0 = Σ min(c + λw) − λW of the whole problem and the cost slack.
+func (s *MCKP) prepare(classes [][]Option) {
+	m := len(classes)
+	lam := s.lambda
+	s.minL = resize(s.minL, m)
+	var absC, sumL float64
+	s.sumW = 0
+	for j, opts := range classes {
+		mn, mx := math.Inf(1), 0.0
+		for _, k := range s.undom[s.undomStart[j]:s.undomStart[j+1]] {
+			mn = math.Min(mn, opts[k].Cost+lam*opts[k].Weight)
+			mx = math.Max(mx, math.Abs(opts[k].Cost))
+		}
+		s.minL[j] = mn
+		absC += mx
+		sumL += mn
+		s.sumW += s.minW[j]
+	}
+	s.l0 = sumL - lam*s.capacity
+	eps := 4 * float64(m+2) * 0x1p-52
+	s.slackC = eps*(absC+math.Abs(s.best)+math.Abs(s.l0)) + lam*s.slackW
+}
+
+// filter keeps as active the undominated options that can be part of a
+// solution costing at most limit (their reduced cost c + λw − min(c + λw)
+// fits in the gap limit − L0) and sets each class's order key: its
+// cheapest active deviation from its Lagrangian minimum.
+func (s *MCKP) filter(classes [][]Option, limit float64) {
+	m := len(classes)
+	lam := s.lambda
+	s.key = resize(s.key, m)
+	gap := limit - s.l0 + s.slackC
+	s.active = s.active[:0]
+	s.actStart = resize(s.actStart, m+1)
+	for j, opts := range classes {
+		s.actStart[j] = int32(len(s.active))
+		others := s.sumW - s.minW[j]
+		s.key[j] = math.Inf(1)
+		for _, k := range s.undom[s.undomStart[j]:s.undomStart[j+1]] {
+			o := opts[k]
+			if o.Weight+others > s.capacity+s.slackW {
+				break // weight ascending: the rest are heavier
+			}
+			if rc := o.Cost + lam*o.Weight - s.minL[j]; rc <= gap {
+				s.active = append(s.active, k)
+				if rc > 0 {
+					s.key[j] = math.Min(s.key[j], rc)
+				}
+			}
+		}
+	}
+	s.actStart[m] = int32(len(s.active))
+}
+
+// order sets the processing order: classes whose options all stay far from
+// the LP solution first (they barely grow the list of partial solutions),
+// the classes where the choice is close last, when the bound over the few
+// classes left is tight. Ties go by class index.
+func (s *MCKP) order() {
+	s.ord = s.ord[:0]
+	for j, k := range s.key { // single-choice classes first, by index
+		if math.IsInf(k, 1) {
+			s.ord = append(s.ord, int32(j))
+		}
+	}
+	n := len(s.ord)
+	for j, k := range s.key {
+		if !math.IsInf(k, 1) {
+			s.ord = append(s.ord, int32(j))
+		}
+	}
+	slices.SortFunc(s.ord[n:], func(a, b int32) int {
+		if c := cmp.Compare(s.key[b], s.key[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+}
+
+// suffixes fills the suffix sums over processing positions that the search
+// uses as bounds and heuristic completions for the classes still to add.
+func (s *MCKP) suffixes(classes [][]Option) {
+	m := len(classes)
+	for _, p := range []*[]float64{&s.sufW, &s.sufC, &s.sufL, &s.lpW, &s.lpC, &s.incW, &s.incC} {
+		*p = resize(*p, m+1)
+		(*p)[m] = 0
+	}
+	for q := m - 1; q >= 0; q-- {
+		j := s.ord[q]
+		opts := classes[j]
+		s.sufW[q] = s.sufW[q+1] + s.minW[j]
+		s.sufC[q] = s.sufC[q+1] + s.minC[j]
+		s.sufL[q] = s.sufL[q+1] + s.minL[j]
+		a, b := opts[s.lp[j]], opts[s.inc[j]]
+		s.lpW[q], s.lpC[q] = s.lpW[q+1]+a.Weight, s.lpC[q+1]+a.Cost
+		s.incW[q], s.incC[q] = s.incW[q+1]+b.Weight, s.incC[q+1]+b.Cost
+	}
+}

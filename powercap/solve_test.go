@@ -1,0 +1,329 @@
+package powercap
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// bruteMCKP enumerates every choice vector in lexicographic order and keeps
+// the first one of minimum cost, then minimum weight, sums accumulated from
+// the last class to the first: the reference for MCKP.Solve.
+func bruteMCKP(classes [][]Option, capacity float64) (choice []int, cost, weight float64, ok bool) {
+	m := len(classes)
+	cur := make([]int, m)
+	cost, weight = math.Inf(1), math.Inf(1)
+	var rec func(j int)
+	rec = func(j int) {
+		if j == m {
+			var w, c float64
+			for i := m - 1; i >= 0; i-- {
+				w += classes[i][cur[i]].Weight
+				c += classes[i][cur[i]].Cost
+			}
+			if w <= capacity && (!ok || c < cost || (c == cost && w < weight)) {
+				choice, cost, weight, ok = append([]int(nil), cur...), c, w, true
+			}
+			return
+		}
+		for k, o := range classes[j] {
+			if finite(o.Weight) && finite(o.Cost) {
+				cur[j] = k
+				rec(j + 1)
+			}
+		}
+	}
+	rec(0)
+	return choice, cost, weight, ok
+}
+
+// randValue draws from one of several regimes: small integers and a few
+// repeated dyadic fractions (exact sums, many ties, zeros), and arbitrary
+// floats.
+func randValue(r *rand.Rand, mode int) float64 {
+	switch mode {
+	case 0:
+		return float64(r.IntN(6))
+	case 1:
+		return []float64{0, 0.25, 0.5, 1.5, 2.75}[r.IntN(5)] // dyadic: sums exact in any order
+	default:
+		return r.Float64() * 10
+	}
+}
+
+func randClasses(r *rand.Rand, mode int) [][]Option {
+	m := r.IntN(9)
+	classes := make([][]Option, m)
+	for j := range classes {
+		k := 1 + r.IntN(6)
+		if r.IntN(60) == 0 {
+			k = 0
+		}
+		for range k {
+			o := Option{Weight: randValue(r, mode), Cost: randValue(r, mode)}
+			switch r.IntN(40) {
+			case 0:
+				o.Cost = math.NaN()
+			case 1:
+				o.Weight = math.Inf(1)
+			}
+			classes[j] = append(classes[j], o)
+		}
+	}
+	return classes
+}
+
+// randCapacity draws a capacity below, between and above the extreme sums,
+// often exactly equal to the weight of a random choice.
+func randCapacity(r *rand.Rand, classes [][]Option) float64 {
+	var lo, hi, pick float64
+	for j := len(classes) - 1; j >= 0; j-- {
+		l, h := math.Inf(1), math.Inf(-1)
+		for _, o := range classes[j] {
+			if finite(o.Weight) && finite(o.Cost) {
+				l, h = math.Min(l, o.Weight), math.Max(h, o.Weight)
+			}
+		}
+		lo, hi = lo+l, hi+h
+		if len(classes[j]) > 0 {
+			pick += classes[j][r.IntN(len(classes[j]))].Weight
+		}
+	}
+	switch r.IntN(5) {
+	case 0:
+		return lo - r.Float64()
+	case 1, 2:
+		return pick
+	case 3:
+		return hi + 1
+	default:
+		return lo + r.Float64()*(hi-lo)
+	}
+}
+
+func relEqual(a, b float64) bool {
+	return a == b || math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b))
+}
+
+func TestMCKPMatchesBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 0))
+	var s MCKP
+	for it := range 20000 {
+		mode := it % 3
+		classes := randClasses(r, mode)
+		capacity := randCapacity(r, classes)
+		wantChoice, wantCost, _, wantOK := bruteMCKP(classes, capacity)
+		choice, cost, ok := s.Solve(classes, capacity)
+		if ok != wantOK {
+			t.Fatalf("#%d Solve(%v, %v) ok=%v, want %v", it, classes, capacity, ok, wantOK)
+		}
+		if !ok {
+			continue
+		}
+		var w, c float64
+		for j := len(classes) - 1; j >= 0; j-- {
+			w += classes[j][choice[j]].Weight
+			c += classes[j][choice[j]].Cost
+		}
+		if w > capacity || c != cost {
+			t.Fatalf("#%d Solve(%v, %v) = %v: weight %v cost %v, reported cost %v", it, classes, capacity, choice, w, c, cost)
+		}
+		if !relEqual(cost, wantCost) {
+			t.Fatalf("#%d Solve(%v, %v) cost %v, want %v (%v)", it, classes, capacity, cost, wantCost, wantChoice)
+		}
+		// Integer data: sums are exact, so the tie-breaking rule is exact too.
+		if mode < 2 && fmt.Sprint(choice) != fmt.Sprint(wantChoice) {
+			t.Fatalf("#%d Solve(%v, %v) = %v, want %v", it, classes, capacity, choice, wantChoice)
+		}
+	}
+}
+
+// dpMCKP is an exact reference for integer weights: minimum cost per total
+// weight, by dynamic programming over 0..capacity.
+func dpMCKP(classes [][]Option, capacity int) (float64, bool) {
+	inf := math.Inf(1)
+	f := make([]float64, capacity+1)
+	g := make([]float64, capacity+1)
+	for j := len(classes) - 1; j >= 0; j-- {
+		for w := range g {
+			g[w] = inf
+			for _, o := range classes[j] {
+				if ow := int(o.Weight); ow <= w && f[w-ow]+o.Cost < g[w] {
+					g[w] = f[w-ow] + o.Cost
+				}
+			}
+		}
+		f, g = g, f
+	}
+	return f[capacity], !math.IsInf(f[capacity], 1)
+}
+
+// TestMCKPMatchesDP checks instances too large for brute force (the bounds
+// matter there) against a weight-indexed dynamic programme.
+func TestMCKPMatchesDP(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 0))
+	var s MCKP
+	for it := range 300 {
+		m := 10 + r.IntN(60)
+		classes := make([][]Option, m)
+		lo, hi := 0, 0
+		for j := range classes {
+			k := 1 + r.IntN(9)
+			l, h := 1<<30, 0
+			for range k {
+				w := r.IntN(20)
+				classes[j] = append(classes[j], Option{Weight: float64(w), Cost: r.Float64() * 100})
+				l, h = min(l, w), max(h, w)
+			}
+			lo, hi = lo+l, hi+h
+		}
+		capacity := lo + r.IntN(hi-lo+1)
+		want, wantOK := dpMCKP(classes, capacity)
+		_, cost, ok := s.Solve(classes, float64(capacity))
+		if ok != wantOK || !relEqual(cost, want) {
+			t.Fatalf("#%d: %d classes, capacity %d: got %v %v, want %v %v", it, m, capacity, cost, ok, want, wantOK)
+		}
+	}
+}
+
+func TestMCKPCases(t *testing.T) {
+	nan := math.NaN()
+	tests := []struct {
+		name     string
+		classes  [][]Option
+		capacity float64
+		choice   string
+		cost     float64
+		ok       bool
+	}{
+		// hand-computed, exact
+		{"no classes", nil, 0, "[]", 0, true},
+		{"no classes, negative capacity", nil, -1, "[]", 0, false},
+		{"NaN capacity", [][]Option{{{0, 0}}}, nan, "[0]", 0, false},
+		{"empty class", [][]Option{{{1, 1}}, {}}, 10, "[0 0]", 0, false},
+		{"cheapest fits", [][]Option{{{1, 5}, {2, 3}}, {{1, 4}, {3, 1}}}, 5, "[1 1]", 4, true},
+		{"binding", [][]Option{{{1, 5}, {2, 3}}, {{1, 4}, {3, 1}}}, 4, "[0 1]", 6, true},
+		{"lightest only", [][]Option{{{1, 5}, {2, 3}}, {{1, 4}, {3, 1}}}, 2, "[0 0]", 9, true},
+		{"infeasible", [][]Option{{{1, 5}, {2, 3}}, {{1, 4}, {3, 1}}}, 1.5, "[0 0]", 0, false},
+		{"tie prefers lighter", [][]Option{{{2, 1}, {1, 1}}}, 5, "[1]", 1, true},
+		{"exact tie prefers lower index", [][]Option{{{1, 1}, {1, 1}}, {{0, 2}, {1, 1}}}, 2, "[0 1]", 2, true},
+		{"NaN option skipped", [][]Option{{{1, nan}, {2, 3}}}, 5, "[1]", 3, true},
+		{"LP gap", [][]Option{{{0, 10}, {6, 0}}, {{0, 10}, {6, 0}}, {{0, 10}, {5, 1}}}, 11, "[0 1 1]", 11, true},
+	}
+	var s MCKP
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			choice, cost, ok := s.Solve(tt.classes, tt.capacity)
+			if ok != tt.ok || (ok && (fmt.Sprint(choice) != tt.choice || cost != tt.cost)) {
+				t.Errorf("Solve(%v, %v) = %v, %v, %v; want %s, %v, %v", tt.classes, tt.capacity, choice, cost, ok, tt.choice, tt.cost, tt.ok)
+			}
+		})
+	}
+}
+
+// benchClasses builds m jobs × 9 frequency levels (1.2–2.8 GHz) with cubic
+// power a + b·f³ per processor and runtime ∝ (α + (1−α)·fmax/f), so the
+// energy minimum lies inside the range, and a capacity half-way between the
+// lightest and the cheapest choice, so it binds.
+func benchClasses(m int, seed uint64) ([][]Option, float64) {
+	r := rand.New(rand.NewPCG(seed, 0))
+	classes := make([][]Option, m)
+	var lo, cheap float64
+	for j := range classes {
+		n := float64(1 + r.IntN(64))
+		rem := 0.05 + 0.95*r.Float64()
+		a, b := 40+80*r.Float64(), 4+8*r.Float64()
+		alpha, t0 := 0.6*r.Float64(), 600+3000*r.Float64()
+		minC := math.Inf(1)
+		var cheapW float64
+		for k := range 9 {
+			f := 1.2 + 0.2*float64(k)
+			p := n * (a + b*f*f*f)
+			c := rem * p * t0 * (alpha + (1-alpha)*2.8/f)
+			classes[j] = append(classes[j], Option{Weight: p, Cost: c})
+			if c < minC {
+				minC, cheapW = c, p
+			}
+		}
+		lo += classes[j][0].Weight
+		cheap += cheapW
+	}
+	return classes, lo + 0.5*(cheap-lo)
+}
+
+func TestMCKPBenchInstances(t *testing.T) {
+	var s MCKP
+	for _, m := range []int{4, 6} {
+		for seed := range uint64(50) {
+			classes, capacity := benchClasses(m, seed)
+			_, want, _, wantOK := bruteMCKP(classes, capacity)
+			_, cost, ok := s.Solve(classes, capacity)
+			if ok != wantOK || !relEqual(cost, want) {
+				t.Errorf("m=%d seed=%d: got %v %v, want %v %v", m, seed, cost, ok, want, wantOK)
+			}
+		}
+	}
+}
+
+func TestMCKPNoAllocs(t *testing.T) {
+	classes, capacity := benchClasses(200, 7)
+	var s MCKP
+	s.Solve(classes, capacity)
+	if n := testing.AllocsPerRun(20, func() { s.Solve(classes, capacity) }); n != 0 {
+		t.Errorf("Solve allocates %v times per repeated call, want 0", n)
+	}
+}
+
+var sinkCost float64
+
+// BenchmarkMCKP solves eight different binding instances in turn, so the
+// figure is a typical solve, not one instance's.
+func BenchmarkMCKP(b *testing.B) {
+	for _, m := range []int{50, 200, 500} {
+		b.Run(fmt.Sprint(m), func(b *testing.B) {
+			var inst [8]struct {
+				classes  [][]Option
+				capacity float64
+			}
+			var s MCKP
+			for i := range inst {
+				inst[i].classes, inst[i].capacity = benchClasses(m, uint64(i+1))
+				s.Solve(inst[i].classes, inst[i].capacity)
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				in := &inst[i%len(inst)]
+				_, c, _ := s.Solve(in.classes, in.capacity)
+				sinkCost += c
+				i++
+			}
+		})
+	}
+}
+
+// TestMCKPIdenticalClasses: many identical classes make huge numbers of
+// equal-cost solutions; dominance must collapse them (a search that
+// enumerated them would not finish), and ties must go to the
+// lexicographically smallest choice: the lower option index first.
+func TestMCKPIdenticalClasses(t *testing.T) {
+	opts := []Option{{Weight: 1, Cost: 10}, {Weight: 2, Cost: 5}, {Weight: 4, Cost: 2}}
+	classes := make([][]Option, 300)
+	for j := range classes {
+		classes[j] = opts
+	}
+	var s MCKP
+	for _, capacity := range []float64{300, 301, 450, 451.5, 599, 700, 1199, 1200} {
+		want, _ := dpMCKP(classes, int(capacity))
+		choice, cost, ok := s.Solve(classes, capacity)
+		if !ok || cost != want {
+			t.Fatalf("capacity %v: cost %v ok %v, want %v", capacity, cost, ok, want)
+		}
+		for j := 1; j < len(choice); j++ {
+			if choice[j] < choice[j-1] {
+				t.Fatalf("capacity %v: choice %v not sorted (lexicographically smallest is)", capacity, choice)
+			}
+		}
+	}
+}
