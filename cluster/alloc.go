@@ -26,6 +26,10 @@ type PlacementConfig struct {
 	Procs        int    // processors in the machine
 	ProcsPerNode int    // processors per node; 0 means 1
 	Seed         uint64 // for randomised placements
+
+	// Topology locates machine nodes on switches and groups for the
+	// "topology" placement; the zero value is one switch.
+	Topology NodeTopology
 }
 
 // Placements is the table of contents of placement policies: a new one is
@@ -33,6 +37,7 @@ type PlacementConfig struct {
 var Placements = Registry{
 	"contiguous": NewContiguous,
 	"scattered":  NewScattered,
+	"topology":   NewTopology,
 }
 
 // Registry maps placement names to constructors.

@@ -67,6 +67,9 @@ func fitModel(pts []Point, k Knob) (*Model, error) {
 		if !(v > 0) {
 			return nil, &FileError{File: p.File, Line: p.Line, Field: fmt.Sprintf("app %q", p.App), Err: fmt.Errorf("no %s setting recorded (use --x %s?)", k, other(k))}
 		}
+		if err := checkX(p, k, v); err != nil {
+			return nil, err
+		}
 		x, t = append(x, v), append(t, p.Runtime)
 		if !math.IsNaN(p.Power) {
 			px, pw = append(px, v), append(pw, p.Power)
@@ -89,6 +92,32 @@ func fitModel(pts []Point, k Knob) (*Model, error) {
 		m.Power = &c
 	}
 	return m, nil
+}
+
+// Plausible settings: outside them the unit is most likely wrong.
+const (
+	minGHz, maxGHz = 0.1, 10.0   // frequency
+	minW, maxW     = 1.0, 5000.0 // cap and power per processor
+)
+
+// checkX rejects a setting outside the plausible range of its knob, naming
+// the unit the value was probably given in.
+func checkX(p Point, k Knob, v float64) error {
+	lo, hi, what, unit, big, small := minGHz, maxGHz, "frequency", "GHz", "MHz", "Hz"
+	if k == Cap {
+		lo, hi, what, unit, big, small = minW, maxW, "cap", "W", "mW", "kW"
+	}
+	hint := ""
+	switch {
+	case v > hi:
+		hint = " (" + big + " given?)"
+	case v < lo:
+		hint = " (" + small + " given?)"
+	default:
+		return nil
+	}
+	return &FileError{File: p.File, Line: p.Line, Column: p.XColumn,
+		Err: fmt.Errorf("x=%v: %s out of range %v–%v %s%s", v, what, lo, hi, unit, hint)}
 }
 
 func other(k Knob) Knob {

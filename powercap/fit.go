@@ -19,7 +19,8 @@ var (
 
 // FitCurve fits form to the points (x[i], y[i]) by least squares and returns
 // the curve with its quality: R², RMSE and leave-one-out RMSE (each point
-// predicted by a refit without it; 0 when len(x) <= form.Params()).
+// predicted by a refit without it; 0 when len(x) <= form.Params() or when
+// leaving out some point leaves too few distinct x).
 //
 // Polynomials are solved with a QR factorisation of the Vandermonde matrix in
 // the centred, scaled variable z = (x − mean)/halfwidth, then expanded back to
@@ -57,8 +58,8 @@ func looRMSE(form Form, x, y []float64) float64 {
 	for i := range x {
 		xs, ys = append(append(xs[:0], x[:i]...), x[i+1:]...), append(append(ys[:0], y[:i]...), y[i+1:]...)
 		coef, err := fitCoef(form, xs, ys)
-		if err != nil { // too few distinct x without point i: it cannot be predicted
-			return math.Inf(1)
+		if err != nil { // too few distinct x without point i: no estimate (an
+			return 0 // infinite one could not be written to a model file)
 		}
 		r := y[i] - form.eval(coef, x[i])
 		ss += r * r

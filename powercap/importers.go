@@ -59,7 +59,7 @@ type genericRow struct {
 func ReadGeneric(fsys fs.FS, name string) (Dataset, error) {
 	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
-		return Dataset{}, &FileError{File: name, Err: err}
+		return Dataset{}, &FileError{File: name, Err: pathErr(err)}
 	}
 	header, err := csv.NewReader(bytes.NewReader(data)).Read()
 	if err != nil {
@@ -76,7 +76,7 @@ func ReadGeneric(fsys fs.FS, name string) (Dataset, error) {
 	}
 	var rows []genericRow
 	if err := gocsv.UnmarshalBytes(data, &rows); err != nil {
-		return Dataset{}, &FileError{File: name, Err: err}
+		return Dataset{}, csvErr(name, err)
 	}
 	ds := Dataset{Source: "generic CSV " + name}
 	for i, r := range rows {
@@ -105,12 +105,20 @@ func (r genericRow) point(file string, line int, cols map[string]int) (Point, er
 	if p.Runtime, err = num(r.Runtime, "runtime_s"); err != nil {
 		return p, err
 	}
-	if !(p.Cap > 0) || !(p.Runtime > 0) {
-		return p, &FileError{file, line, 0, "", fmt.Errorf("x = %v and runtime_s = %v must be positive", p.Cap, p.Runtime)}
+	if !(p.Cap > 0) {
+		return p, &FileError{file, line, cols["x"], "x", fmt.Errorf("%v is not positive", p.Cap)}
+	}
+	if !(p.Runtime > 0) {
+		return p, &FileError{file, line, cols["runtime_s"], "runtime_s", fmt.Errorf("%v is not positive", p.Runtime)}
+	}
+	if p.Runtime > maxRuntime {
+		return p, &FileError{file, line, cols["runtime_s"], "", fmt.Errorf("runtime_s=%v: runtime over %v s (ms given?)", p.Runtime, maxRuntime)}
 	}
 	if strings.TrimSpace(r.Power) != "" {
-		p.Power, err = num(r.Power, "power_w")
-		return p, err
+		if p.Power, err = num(r.Power, "power_w"); err != nil {
+			return p, err
+		}
+		return p, checkPower(p.Power, file, line, cols["power_w"], "power_w")
 	}
 	if strings.TrimSpace(r.Energy) == "" {
 		return p, nil
@@ -125,15 +133,37 @@ func (r genericRow) point(file string, line int, cols map[string]int) (Point, er
 		}
 	}
 	e, err := num(r.Energy, "energy_j")
+	if err != nil {
+		return p, err
+	}
 	p.Power = e / (nodes * p.Runtime)
-	return p, err
+	return p, checkPower(p.Power, file, line, cols["energy_j"], "power from energy_j")
+}
+
+// maxRuntime bounds a measured run (s): a longer one was most likely given
+// in milliseconds.
+const maxRuntime = 1e6
+
+// checkPower rejects a power per processor outside minW–maxW, naming the
+// unit it was probably given in.
+func checkPower(w float64, file string, line, col int, what string) error {
+	hint := ""
+	switch {
+	case w > maxW:
+		hint = " (mW given?)"
+	case w > 0 && w < minW:
+		hint = " (kW given?)"
+	case w >= minW:
+		return nil
+	}
+	return &FileError{file, line, col, "", fmt.Errorf("%s=%v: power per processor out of range %v–%v W%s", what, w, minW, maxW, hint)}
 }
 
 // readCSV reads a small CSV file whole, with a variable number of fields.
 func readCSV(fsys fs.FS, name string) ([][]string, error) {
 	f, err := fsys.Open(name)
 	if err != nil {
-		return nil, &FileError{File: name, Err: err}
+		return nil, &FileError{File: name, Err: pathErr(err)}
 	}
 	defer f.Close()
 	r := csv.NewReader(f)
@@ -145,14 +175,28 @@ func readCSV(fsys fs.FS, name string) ([][]string, error) {
 			return recs, nil
 		}
 		if err != nil {
-			line, col := 0, 0
-			if pe, ok := errors.AsType[*csv.ParseError](err); ok {
-				line, col, err = pe.Line, pe.Column, pe.Err
-			}
-			return nil, &FileError{File: name, Line: line, Column: col, Err: err}
+			return nil, csvErr(name, err)
 		}
 		recs = append(recs, rec)
 	}
+}
+
+// csvErr places an encoding/csv error at its line and column of name.
+func csvErr(name string, err error) error {
+	line, col := 0, 0
+	if pe, ok := errors.AsType[*csv.ParseError](err); ok {
+		line, col, err = pe.Line, pe.Column, pe.Err
+	}
+	return &FileError{File: name, Line: line, Column: col, Err: err}
+}
+
+// pathErr drops the operation and path of an *fs.PathError: the FileError
+// carrying it names the file already.
+func pathErr(err error) error {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		return pe.Err
+	}
+	return err
 }
 
 // columns maps the wanted header names to 0-based indices, or names the

@@ -26,9 +26,9 @@ type Knapsack struct {
 // value 0. keep is owned by the solver and valid until the next call.
 func (k *Knapsack) Solve(weights, values []float64, capacity float64) (keep []bool, value float64) {
 	n := len(weights)
-	k.keep = resize(k.keep, n)
-	k.opts = resize(k.opts, 2*n)
-	k.classes = resize(k.classes, n)
+	k.keep = mckpResize(k.keep, n)
+	k.opts = mckpResize(k.opts, 2*n)
+	k.classes = mckpResize(k.classes, n)
 	for i := range n {
 		k.opts[2*i] = Option{Weight: weights[i], Cost: -values[i]}
 		k.opts[2*i+1] = Option{}

@@ -32,7 +32,7 @@ func bruteKnapsack(weights, values []float64, capacity float64) (keep []bool, va
 			}
 			return
 		}
-		if finite(weights[i]) && finite(values[i]) {
+		if isFiniteF(weights[i]) && isFiniteF(values[i]) {
 			cur[i] = true
 			rec(i + 1)
 		}
@@ -175,4 +175,12 @@ func BenchmarkKnapsack(b *testing.B) {
 			}
 		})
 	}
+}
+
+// Keep the jobs that have spent the most energy within 10 kW at fmin.
+func ExampleKnapsack() {
+	var k Knapsack
+	keep, value := k.Solve([]float64{6000, 5000, 5000}, []float64{9e6, 6e6, 5e6}, 10000)
+	fmt.Println(keep, value)
+	// Output: [false true true] 1.1e+07
 }

@@ -27,7 +27,8 @@ func (f Form) Params() int {
 
 // Curve is one fitted regression with its quality: the coefficients in the
 // order of the form's formula, the number of points fitted, R², the RMSE and
-// the leave-one-out RMSE (0 when there are no more points than coefficients).
+// the leave-one-out RMSE (0 when it cannot be computed: no more points, or
+// no more distinct x values, than coefficients).
 type Curve struct {
 	Form    Form      `json:"form"`
 	Coef    []float64 `json:"coef"`

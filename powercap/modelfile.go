@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -47,17 +49,7 @@ func DecodeModel(r io.Reader, name string) (Profile, error) {
 	dec.DisallowUnknownFields()
 	var mf modelFile
 	if err := dec.Decode(&mf); err != nil {
-		off := dec.InputOffset()
-		var se *json.SyntaxError
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &se):
-			off = se.Offset
-		case errors.As(err, &te):
-			off = te.Offset
-		}
-		line, col := position(data, off)
-		return Profile{}, &FileError{File: name, Line: line, Column: col, Err: errors.New(strings.TrimPrefix(err.Error(), "json: "))}
+		return Profile{}, decodeError(data, name, dec.InputOffset(), err)
 	}
 	if dec.More() {
 		line, col := position(data, dec.InputOffset())
@@ -70,6 +62,50 @@ func DecodeModel(r io.Reader, name string) (Profile, error) {
 		return Profile{}, &FileError{File: name, Err: err}
 	}
 	return mf.Profile, nil
+}
+
+// decodeError places a json decoding error: a syntax error at its offset,
+// a wrong type at its value (naming the key path and the wanted kind), an
+// unknown key at the key itself (encoding/json only says which key).
+func decodeError(data []byte, name string, off int64, err error) error {
+	msg := strings.TrimPrefix(err.Error(), "json: ")
+	field := ""
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off, field = te.Offset, strings.TrimPrefix(te.Field, "Profile.")
+		msg = fmt.Sprintf("got a JSON %s, want %s", te.Value, jsonKind(te.Type))
+	case strings.HasPrefix(msg, "unknown field "):
+		key := strings.TrimPrefix(msg, "unknown field ")
+		if loc := regexp.MustCompile(regexp.QuoteMeta(key) + `\s*:`).FindIndex(data); loc != nil {
+			off = int64(loc[0])
+		}
+		msg = "unknown key " + key
+	}
+	line, col := position(data, off)
+	return &FileError{File: name, Line: line, Column: col, Field: field, Err: errors.New(msg)}
+}
+
+// jsonKind names the JSON value a Go type is decoded from.
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "a value"
+	}
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	}
+	return "an object"
 }
 
 // position converts a byte offset into a 1-based line and column.

@@ -13,38 +13,54 @@ type Option struct{ Weight, Cost float64 }
 // scratch buffers between calls so repeated solves of similar size do not
 // allocate. A solver is not safe for concurrent use.
 //
-// The answer is exact on float64 data. Sums are accumulated from the last
-// class to the first (the order in which the solver builds them), and the
-// returned cost is that sum; feasibility means that sum of weights is ≤ the
+// Sums are accumulated in class order from the last class to the first: the
+// returned cost is that sum and feasible means that sum of weights is ≤ the
 // capacity. Ties are broken deterministically: minimum cost, then minimum
 // total weight, then the lexicographically smallest choice vector (lower
-// option index in earlier classes first). The last rule is exact whenever
-// the sums are (integer data, for instance); in float data two different
-// sums that round to the same value are ranked by a fixed but less simple
-// rule.
+// option index in earlier classes first).
 //
-// Method (Nemhauser–Ullmann dynamic programming with Lagrangian bounds):
+// Method (Nemhauser–Ullmann dynamic programming with LP bounds):
 //  1. options dominated within their class (another option no heavier and
-//     no dearer; equal pairs keep the lower index) are dropped;
+//     no dearer; equal pairs keep the lower index) are dropped; if the
+//     lightest options do not fit the answer is ok=false, if the cheapest
+//     fit they are the answer;
 //  2. the LP relaxation is solved by the greedy incremental-efficiency rule
-//     on each class's lower convex hull; its critical efficiency λ is the
-//     optimal Lagrange multiplier of the capacity;
-//  3. a feasible incumbent is the LP solution rounded down, improved by one
-//     greedy pass over the residual capacity;
-//  4. classes are added one at a time to a list of partial solutions
-//     (weight, cost) kept Pareto-optimal; a partial solution is dropped when
-//     even its Lagrangian bound cost + λ(weight − W) + Σ min(c + λw) or its
-//     plain bound cost + Σ min c over the classes still to add exceeds the
-//     incumbent, or when adding the lightest options cannot fit.
+//     on each class's lower convex hull (weighted quickselect, expected
+//     linear time); its critical efficiency λ is the capacity's Lagrange
+//     multiplier and L0 = Σ min(c + λw) − λW the LP bound;
+//  3. the incumbent is the LP solution rounded down, improved by one greedy
+//     pass over the residual capacity;
+//  4. the search runs against a target cost T = L0 + g, g growing fourfold
+//     from 1/16 of the incumbent's gap until a solution is found or T
+//     reaches the incumbent. Options whose reduced cost c + λw − min(c + λw)
+//     exceeds T − L0 are left out; classes with a single option left are
+//     added first, the others by decreasing cheapest deviation (the core of
+//     close decisions last, when the bound over what remains is tight);
+//  5. classes are added one at a time to a list of partial solutions
+//     (weight, cost) kept Pareto-optimal. A partial solution is dropped when
+//     the lightest options of the classes left cannot fit, or when cost +
+//     Σ min c, its Lagrangian bound cost + λ(weight − W) + Σ min(c + λw), or
+//     its LP bound cost + φ(W − weight) exceeds T, where φ is the LP
+//     optimum of the classes left (a Fenwick tree over all hull increments
+//     sorted by efficiency, a class's increments removed when it is added:
+//     O(log N) a query). Completing a partial solution with the LP or the
+//     incumbent choice of the classes left may lower the incumbent;
+//  6. among the final solutions, the cheapest feasible one is chosen on the
+//     class-order sums.
 //
-// Exactness: float addition is monotone, so a partial solution that is no
-// heavier and no dearer than another stays so after any completion
-// (dominance never loses a strictly better answer); both bounds are valid
-// lower bounds for any λ ≥ 0 and are compared with a slack of
-// 4(m+2)·2⁻⁵² times the magnitudes involved, which exceeds their rounding
-// error, so no pruning ever discards a solution that is at least as good as
-// the incumbent; the incumbent's own path is never pruned. The final
-// feasibility test is the exact comparison of the accumulated sum.
+// Exactness: every solution costing at most T (plus a rounding slack)
+// survives: float addition is monotone, so a partial solution that is no
+// heavier and no dearer than another stays so after any completion, and
+// the bounds are valid lower bounds (any λ ≥ 0) compared with a slack of
+// 4(m+N+2)·2⁻⁵² times the magnitudes involved, above their rounding error.
+// So the first target that yields a solution yields an optimal one, and the
+// last target, the incumbent, always does. The search sums partial
+// solutions in its processing order; the final choice re-sums in class
+// order. The two can disagree only in the last bits (a weight within a few
+// ulps of the capacity, costs within a few ulps of each other), where the
+// answer is optimal to that precision; with exactly representable sums
+// (integer or dyadic data) it is exactly optimal, tie rules included. The
+// property tests check this against brute force.
 type MCKP struct {
 	choice            []int
 	undom, undomStart []int32 // undominated options per class, weight ascending
@@ -58,11 +74,11 @@ type MCKP struct {
 	lpW, lpC         []float64
 	incW, incC       []float64
 	lp, inc          []int32 // LP-rounded and incumbent choices per class
-	incs             []increment
-	cur, next        []state
-	cand             []cand
+	incs             []mckpInc
+	cur, next        []mckpState
+	cands            []mckpCand
 	seg              []int32
-	trace            []step
+	trace            []mckpStep
 	tmpIdx           []int32
 	pick             []int32 // scratch: a full choice being checked
 	lambda, best     float64
@@ -73,14 +89,15 @@ type MCKP struct {
 	slackLP          float64
 }
 
-// Solve returns the chosen option index of every class, the total cost and
-// ok=false when no choice fits (a class has no finite option, or even the
-// lightest options exceed the capacity). The choice slice is owned by the
-// solver and valid until the next call to Solve. Weights may be any finite
-// numbers (they are powers, normally ≥ 0).
+// Solve returns the chosen option index of every class and the total cost,
+// or ok=false when no choice fits (a class has no finite option, the
+// capacity is NaN, or even the lightest options exceed it); the choice's
+// contents are then unspecified. The choice slice is owned by the solver
+// and valid until the next call to Solve. Weights may be any finite numbers
+// (they are powers, normally ≥ 0); costs too.
 func (s *MCKP) Solve(classes [][]Option, capacity float64) (choice []int, cost float64, ok bool) {
 	m := len(classes)
-	s.choice = resize(s.choice, m)
+	s.choice = mckpResize(s.choice, m)
 	if math.IsNaN(capacity) {
 		return s.choice, 0, false
 	}
@@ -109,7 +126,7 @@ func (s *MCKP) Solve(classes [][]Option, capacity float64) (choice []int, cost f
 	// pruning, so the first one found is optimal.
 	gap := s.best - s.l0
 	for g := gap / 16; ; g *= 4 {
-		last := !(g < gap)
+		last := !(g < gap) || g <= 0 // at most three rounds
 		s.target = s.l0 + g
 		if last {
 			s.target = s.best
@@ -142,14 +159,14 @@ func (s *MCKP) sumPick(classes [][]Option, pick func(j int) int32) (w, c float64
 func (s *MCKP) reduce(classes [][]Option) bool {
 	m := len(classes)
 	s.undom = s.undom[:0]
-	s.undomStart = resize(s.undomStart, m+1)
-	s.minW, s.minC = resize(s.minW, m), resize(s.minC, m)
+	s.undomStart = mckpResize(s.undomStart, m+1)
+	s.minW, s.minC = mckpResize(s.minW, m), mckpResize(s.minC, m)
 	var absW float64
 	for j, opts := range classes {
 		s.undomStart[j] = int32(len(s.undom))
 		idx := s.tmpIdx[:0]
 		for k, o := range opts {
-			if finite(o.Weight) && finite(o.Cost) {
+			if isFiniteF(o.Weight) && isFiniteF(o.Cost) {
 				idx = append(idx, int32(k))
 			}
 		}
@@ -157,7 +174,7 @@ func (s *MCKP) reduce(classes [][]Option) bool {
 			s.tmpIdx = idx
 			return false
 		}
-		sortByWeight(idx, opts)
+		mckpSortByWeight(idx, opts)
 		lastC := math.Inf(1)
 		maxW := 0.0
 		for _, k := range idx {
@@ -177,9 +194,9 @@ func (s *MCKP) reduce(classes [][]Option) bool {
 	return true
 }
 
-// sortByWeight sorts option indices by (weight, cost, index) ascending with
+// mckpSortByWeight sorts option indices by (weight, cost, index) ascending with
 // an insertion sort: classes are short.
-func sortByWeight(idx []int32, opts []Option) {
+func mckpSortByWeight(idx []int32, opts []Option) {
 	less := func(a, b int32) bool {
 		oa, ob := opts[a], opts[b]
 		if oa.Weight != ob.Weight {
@@ -204,11 +221,11 @@ func (s *MCKP) relax(classes [][]Option) {
 	free := s.capacity
 	for j, opts := range classes {
 		free -= s.minW[j]
-		h := hull(s.undom[s.undomStart[j]:s.undomStart[j+1]], opts, s.tmpIdx[:0])
+		h := mckpHull(s.undom[s.undomStart[j]:s.undomStart[j+1]], opts, s.tmpIdx[:0])
 		for i := 1; i < len(h); i++ {
 			a, b := opts[h[i-1]], opts[h[i]]
 			dw := b.Weight - a.Weight
-			s.incs = append(s.incs, increment{eff: (a.Cost - b.Cost) / dw, dw: dw})
+			s.incs = append(s.incs, mckpInc{eff: (a.Cost - b.Cost) / dw, dw: dw})
 		}
 		s.tmpIdx = h
 	}
@@ -219,9 +236,9 @@ func (s *MCKP) relax(classes [][]Option) {
 // fully fit when increments are taken in decreasing efficiency within
 // capacity free, or 0 if they all fit. It reorders incs (weighted
 // quickselect, expected linear time).
-func criticalEfficiency(incs []increment, free float64) float64 {
+func criticalEfficiency(incs []mckpInc, free float64) float64 {
 	for len(incs) > 0 {
-		p := medianOf3(incs[0].eff, incs[len(incs)/2].eff, incs[len(incs)-1].eff)
+		p := mckpMedian3(incs[0].eff, incs[len(incs)/2].eff, incs[len(incs)-1].eff)
 		// Three-way partition: [> p | == p | < p].
 		lt, i, gt := 0, 0, len(incs)
 		var hiW, eqW float64
@@ -253,7 +270,7 @@ func criticalEfficiency(incs []increment, free float64) float64 {
 	return 0
 }
 
-func medianOf3(a, b, c float64) float64 {
+func mckpMedian3(a, b, c float64) float64 {
 	if a > b {
 		a, b = b, a
 	}
@@ -263,9 +280,9 @@ func medianOf3(a, b, c float64) float64 {
 	return math.Max(a, b)
 }
 
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+func isFiniteF(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-func resize[T any](b []T, n int) []T {
+func mckpResize[T any](b []T, n int) []T {
 	if cap(b) < n {
 		return make([]T, n)
 	}

@@ -2,28 +2,28 @@ package powercap
 
 import "math"
 
-type increment struct{ eff, dw float64 }
+type mckpInc struct{ eff, dw float64 }
 
-// state is a partial solution: the sums over the classes added so far.
-type state struct {
+// mckpState is a partial solution: the sums over the classes added so far.
+type mckpState struct {
 	w, c float64
 	tr   int32 // index into trace of this state's last step, -1 for the root
 }
 
-type cand struct {
+type mckpCand struct {
 	w, c    float64
 	tr, opt int32
 }
 
-// step records the option chosen at one processing position and the trace
+// mckpStep records the option chosen at one processing position and the trace
 // index of the step before it.
-type step struct{ parent, opt int32 }
+type mckpStep struct{ parent, opt int32 }
 
 // search runs the Pareto dynamic programme over the processing order and
 // returns the best feasible full solution.
 func (s *MCKP) search(classes [][]Option) ([]int, float64, bool) {
 	m := len(classes)
-	s.cur = append(s.cur[:0], state{tr: -1})
+	s.cur = append(s.cur[:0], mckpState{tr: -1})
 	s.trace = s.trace[:0]
 	for q := range m {
 		j := s.ord[q]
@@ -43,13 +43,13 @@ func (s *MCKP) search(classes [][]Option) ([]int, float64, bool) {
 func (s *MCKP) expand(opts []Option, q int) {
 	j := s.ord[q]
 	act := s.active[s.actStart[j]:s.actStart[j+1]]
-	s.cand = s.cand[:0]
+	s.cands = s.cands[:0]
 	s.seg = s.seg[:0]
 	limW := s.capacity + s.slackW - s.sufW[q+1]
 	limC := math.Min(s.best, s.target) + s.slackC
 	lam, restC, restL := s.lambda, s.sufC[q+1], s.sufL[q+1]
 	for _, k := range act {
-		s.seg = append(s.seg, int32(len(s.cand)))
+		s.seg = append(s.seg, int32(len(s.cands)))
 		o := opts[k]
 		for _, p := range s.cur {
 			w, c := p.w+o.Weight, p.c+o.Cost
@@ -63,13 +63,13 @@ func (s *MCKP) expand(opts []Option, q int) {
 				continue
 			}
 			limC = s.complete(w, c, q+1, limC)
-			s.cand = append(s.cand, cand{w: w, c: c, tr: p.tr, opt: k})
+			s.cands = append(s.cands, mckpCand{w: w, c: c, tr: p.tr, opt: k})
 		}
 	}
-	s.seg = append(s.seg, int32(len(s.cand)))
+	s.seg = append(s.seg, int32(len(s.cands)))
 	s.next = s.next[:0]
 	if len(act) == 1 {
-		for _, c := range s.cand {
+		for _, c := range s.cands {
 			s.push(c, q)
 		}
 		return
@@ -109,19 +109,19 @@ func (s *MCKP) merge(q int) {
 			if s.seg[a] == ends[a] {
 				continue
 			}
-			if bi < 0 || candLess(&s.cand[s.seg[a]], &s.cand[s.seg[bi]]) {
+			if bi < 0 || candLess(&s.cands[s.seg[a]], &s.cands[s.seg[bi]]) {
 				bi = a
 			}
 		}
 		if bi < 0 {
 			return
 		}
-		s.push(s.cand[s.seg[bi]], q)
+		s.push(s.cands[s.seg[bi]], q)
 		s.seg[bi]++
 	}
 }
 
-func candLess(a, b *cand) bool {
+func candLess(a, b *mckpCand) bool {
 	if a.w != b.w {
 		return a.w < b.w
 	}
@@ -132,30 +132,30 @@ func candLess(a, b *cand) bool {
 // candidate of equal weight and lower cost, or equal weight and cost and a
 // lexicographically smaller choice, replaces the last kept state. Kept
 // states have strictly increasing weight and strictly decreasing cost.
-func (s *MCKP) push(c cand, q int) {
+func (s *MCKP) push(c mckpCand, q int) {
 	if n := len(s.next); n > 0 {
 		last := &s.next[n-1]
 		switch {
 		case c.w == last.w:
 			if c.c < last.c || (c.c == last.c && s.lexLess(c, s.trace[last.tr], q)) {
 				last.c = c.c
-				s.trace[last.tr] = step{parent: c.tr, opt: c.opt}
+				s.trace[last.tr] = mckpStep{parent: c.tr, opt: c.opt}
 			}
 			return
 		case c.c >= last.c:
 			return
 		}
 	}
-	s.trace = append(s.trace, step{parent: c.tr, opt: c.opt})
-	s.next = append(s.next, state{w: c.w, c: c.c, tr: int32(len(s.trace) - 1)})
+	s.trace = append(s.trace, mckpStep{parent: c.tr, opt: c.opt})
+	s.next = append(s.next, mckpState{w: c.w, c: c.c, tr: int32(len(s.trace) - 1)})
 }
 
 // lexLess reports whether the partial choice of candidate c is
 // lexicographically smaller, in class order, than the one ending with step
 // b (both cover positions 0..q). It walks both back to their common
 // ancestor, below which they agree; only called on exact ties.
-func (s *MCKP) lexLess(c cand, b step, q int) bool {
-	a := step{parent: c.tr, opt: c.opt}
+func (s *MCKP) lexLess(c mckpCand, b mckpStep, q int) bool {
+	a := mckpStep{parent: c.tr, opt: c.opt}
 	first, less := int32(math.MaxInt32), false
 	for ; q >= 0; q-- {
 		if j := s.ord[q]; a.opt != b.opt && j < first {
@@ -171,7 +171,7 @@ func (s *MCKP) lexLess(c cand, b step, q int) bool {
 
 // unwind writes into dst (indexed by class) the options of the partial
 // choice whose step at position q is st.
-func (s *MCKP) unwind(dst []int32, st step, q int) {
+func (s *MCKP) unwind(dst []int32, st mckpStep, q int) {
 	for ; q >= 0; q-- {
 		dst[s.ord[q]] = st.opt
 		if st.parent >= 0 {
@@ -186,7 +186,7 @@ func (s *MCKP) unwind(dst []int32, st step, q int) {
 // the first, so the result does not depend on the processing order.
 func (s *MCKP) finish(classes [][]Option) ([]int, float64, bool) {
 	m := len(classes)
-	s.pick = resize(s.pick, m)
+	s.pick = mckpResize(s.pick, m)
 	bestC, bestW, found := math.Inf(1), math.Inf(1), false
 	for _, st := range s.cur {
 		if st.w > s.capacity+s.slackW {

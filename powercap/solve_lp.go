@@ -40,7 +40,7 @@ func (b *lpBound) build(s *MCKP, classes [][]Option) {
 	b.baseC, b.maxEff, b.absG = 0, 0, 0
 	for j, opts := range classes {
 		b.baseC += opts[s.undom[s.undomStart[j]]].Cost
-		h := hull(s.undom[s.undomStart[j]:s.undomStart[j+1]], opts, s.tmpIdx[:0])
+		h := mckpHull(s.undom[s.undomStart[j]:s.undomStart[j+1]], opts, s.tmpIdx[:0])
 		s.tmpIdx = h
 		for i := 1; i < len(h); i++ {
 			a, c := opts[h[i-1]], opts[h[i]]
@@ -57,11 +57,11 @@ func (b *lpBound) build(s *MCKP, classes [][]Option) {
 		return cmp.Compare(x.class, y.class)
 	})
 	n := len(b.incs)
-	b.treeW, b.treeG = resize(b.treeW, n+1), resize(b.treeG, n+1)
+	b.treeW, b.treeG = mckpResize(b.treeW, n+1), mckpResize(b.treeG, n+1)
 	b.total = b.baseC
 	// Group ranks by class so a class's increments can be removed at once.
 	m := len(classes)
-	b.start = resize(b.start, m+1)
+	b.start = mckpResize(b.start, m+1)
 	clear(b.start)
 	for _, in := range b.incs {
 		b.start[in.class+1]++
@@ -69,8 +69,8 @@ func (b *lpBound) build(s *MCKP, classes [][]Option) {
 	for j := range m {
 		b.start[j+1] += b.start[j]
 	}
-	b.byClass = resize(b.byClass, n)
-	b.pos = resize(b.pos, m)
+	b.byClass = mckpResize(b.byClass, n)
+	b.pos = mckpResize(b.pos, m)
 	copy(b.pos, b.start[:m])
 	for r, in := range b.incs {
 		b.byClass[b.pos[in.class]] = int32(r)
@@ -98,9 +98,9 @@ func (b *lpBound) reset() {
 	}
 }
 
-// hull returns, appended to h, the lower convex hull of the undominated
+// mckpHull returns, appended to h, the lower convex hull of the undominated
 // options u (weight ascending, cost descending).
-func hull(u []int32, opts []Option, h []int32) []int32 {
+func mckpHull(u []int32, opts []Option, h []int32) []int32 {
 	for _, k := range u {
 		for len(h) >= 2 {
 			a, b, c := opts[h[len(h)-2]], opts[h[len(h)-1]], opts[k]
@@ -133,8 +133,8 @@ func (b *lpBound) remove(j int32, c0 float64) {
 func (b *lpBound) value(free float64) float64 {
 	n := len(b.treeW) - 1
 	pos, sumW, sumG := 0, 0.0, 0.0
-	for step := 1 << (b.log2N - 1); step > 0; step >>= 1 {
-		if next := pos + step; next <= n && sumW+b.treeW[next] <= free {
+	for bit := 1 << (b.log2N - 1); bit > 0; bit >>= 1 {
+		if next := pos + bit; next <= n && sumW+b.treeW[next] <= free {
 			pos = next
 			sumW += b.treeW[next]
 			sumG += b.treeG[next]

@@ -7,23 +7,43 @@ import (
 )
 
 // incumbent sets s.best to the cost of a feasible solution: the LP solution
-// rounded down (lightest minimiser of c + λw per class, kept in s.lp),
-// improved by one greedy pass that spends the residual capacity class by
-// class (kept in s.inc). s.best = +Inf if rounding makes it infeasible.
+// rounded down (on each class's hull, the increments more efficient than λ
+// applied; kept in s.lp), improved by one greedy pass that spends the
+// residual capacity class by class (kept in s.inc). If rounding makes the
+// LP choice too heavy, the lightest choice is used instead (it fits: Solve
+// checked). s.best = +Inf only if even that fails after the greedy pass.
 func (s *MCKP) incumbent(classes [][]Option) {
 	m := len(classes)
-	s.inc, s.lp = resize(s.inc, m), resize(s.lp, m)
+	s.inc, s.lp = mckpResize(s.inc, m), mckpResize(s.lp, m)
 	free := s.capacity
 	for j, opts := range classes {
-		bk, bv := int32(-1), math.Inf(1)
-		for _, k := range s.undom[s.undomStart[j]:s.undomStart[j+1]] {
-			if v := opts[k].Cost + s.lambda*opts[k].Weight; v < bv {
-				bk, bv = k, v
+		h := mckpHull(s.undom[s.undomStart[j]:s.undomStart[j+1]], opts, s.tmpIdx[:0])
+		s.tmpIdx = h
+		k := h[0]
+		for i := 1; i < len(h); i++ {
+			a, b := opts[h[i-1]], opts[h[i]]
+			if (a.Cost-b.Cost)/(b.Weight-a.Weight) <= s.lambda {
+				break
 			}
+			k = h[i]
 		}
-		s.inc[j], s.lp[j] = bk, bk
-		free -= opts[bk].Weight
+		s.lp[j] = k
+		free -= opts[k].Weight
 	}
+	copy(s.inc, s.lp)
+	if free < 0 {
+		free = s.capacity
+		for j, opts := range classes {
+			s.inc[j] = s.undom[s.undomStart[j]]
+			free -= opts[s.inc[j]].Weight
+		}
+	}
+	s.fill(classes, free)
+}
+
+// fill upgrades s.inc class by class to the cheapest option that fits in
+// the residual capacity free, and sets s.best to the cost of the result.
+func (s *MCKP) fill(classes [][]Option, free float64) {
 	for j, opts := range classes {
 		cur := opts[s.inc[j]]
 		for _, k := range s.undom[s.undomStart[j]:s.undomStart[j+1]] {
@@ -34,7 +54,7 @@ func (s *MCKP) incumbent(classes [][]Option) {
 		}
 	}
 	var w, c float64
-	for j := m - 1; j >= 0; j-- {
+	for j := len(classes) - 1; j >= 0; j-- {
 		w += classes[j][s.inc[j]].Weight
 		c += classes[j][s.inc[j]].Cost
 	}
@@ -49,7 +69,7 @@ func (s *MCKP) incumbent(classes [][]Option) {
 func (s *MCKP) prepare(classes [][]Option) {
 	m := len(classes)
 	lam := s.lambda
-	s.minL = resize(s.minL, m)
+	s.minL = mckpResize(s.minL, m)
 	var absC, sumL float64
 	s.sumW = 0
 	for j, opts := range classes {
@@ -75,10 +95,10 @@ func (s *MCKP) prepare(classes [][]Option) {
 func (s *MCKP) filter(classes [][]Option, limit float64) {
 	m := len(classes)
 	lam := s.lambda
-	s.key = resize(s.key, m)
+	s.key = mckpResize(s.key, m)
 	gap := limit - s.l0 + s.slackC
 	s.active = s.active[:0]
-	s.actStart = resize(s.actStart, m+1)
+	s.actStart = mckpResize(s.actStart, m+1)
 	for j, opts := range classes {
 		s.actStart[j] = int32(len(s.active))
 		others := s.sumW - s.minW[j]
@@ -129,7 +149,7 @@ func (s *MCKP) order() {
 func (s *MCKP) suffixes(classes [][]Option) {
 	m := len(classes)
 	for _, p := range []*[]float64{&s.sufW, &s.sufC, &s.sufL, &s.lpW, &s.lpC, &s.incW, &s.incC} {
-		*p = resize(*p, m+1)
+		*p = mckpResize(*p, m+1)
 		(*p)[m] = 0
 	}
 	for q := m - 1; q >= 0; q-- {

@@ -42,6 +42,13 @@ type Summary struct {
 	InDR       Split   `json:"started_in_dr"`
 	OutDR      Split   `json:"started_outside_dr"`
 
+	// Network model figures, over job starts (a restarted job counts
+	// again); zero and omitted when the run had no network model.
+	NetStarts    int     `json:"net_starts,omitempty"`
+	MeanSwitches float64 `json:"mean_switches_spanned,omitempty"`
+	MeanGroups   float64 `json:"mean_groups_spanned,omitempty"`
+	NonContig    float64 `json:"noncontiguous_fraction,omitempty"` // starts whose nodes are not one run of the node order
+
 	waits   []float64
 	sumWait float64
 	sumBSld float64
@@ -170,6 +177,9 @@ func (s *Summary) WriteTable(w io.Writer) error {
 		t.Add("power std inside DR", fmt.Sprintf("%.1f kW", s.DRStdW/1e3))
 		t.Add("worst excess over limit", fmt.Sprintf("%.1f W (%.0f J above)", s.MaxExcessW, s.ExcessJ))
 		t.Add("evictions (wasted)", fmt.Sprintf("%d (%.2f kWh)", s.Evictions, s.WastedKWh))
+	}
+	if s.NetStarts > 0 {
+		t.Add("placement spread", fmt.Sprintf("%.2f switches, %.2f groups per job; %.1f %% non-contiguous", s.MeanSwitches, s.MeanGroups, 100*s.NonContig))
 	}
 	return t.WriteText(w)
 }

@@ -23,25 +23,16 @@ func (e *Engine) decide() {
 
 // pass runs the policy once over the wait queue.
 func (e *Engine) pass() {
-	if len(e.queue) == 0 || e.alloc.Free() == 0 {
+	if e.wq.Len() == 0 || e.alloc.Free() == 0 {
 		return // nothing can start
 	}
 	e.stats.Passes++
-	v := &e.view
-	v.reset(e)
-	e.policy.Schedule(v)
-	if v.nStart == 0 {
-		return
+	e.view.reset(e)
+	e.policy.Schedule(&e.view)
+	if dead := len(e.wq.slots) - e.wq.Len(); dead > 64 && dead > e.wq.Len() {
+		e.wq.compact()
 	}
-	k := 0
-	for i, s := range e.queue {
-		if i < v.filled && v.q[i].started {
-			continue
-		}
-		e.queue[k] = s
-		k++
-	}
-	e.queue = e.queue[:k]
+	e.changed, e.newFrom = false, len(e.wq.slots)
 }
 
 // runningLess orders running jobs by estimated end, ties by start order.

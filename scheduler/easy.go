@@ -17,13 +17,21 @@ import "math"
 //
 // Only the head is reserved, and there is no depth limit.
 //
-// Under a power-aware governor a job also needs power headroom to start
-// (View.Fits). The head's reservation is computed on processors only: if
-// power, not processors, is what blocks the head, the reservation is the
-// current time, backfilling is restricted to jobs that end by then (none
-// with positive runtime), and the head is deferred until the limit lifts or
-// running jobs finish. This keeps the head from starving behind backfilled
-// jobs during a DR event.
+// Under a power-aware governor with a limit in force a job also needs power
+// headroom to start (View.Fits: the running jobs' power, the idle
+// processors' power and the new job's power at its lowest level stay under
+// the limit), and backfilled jobs pass the same test. The head's
+// reservation is power-feasible too: the shadow time is the earliest
+// estimated end at which both enough processors are free and, under the
+// limit in force now, the power released by the jobs ended by then (their
+// draw above idle, RunningJob.Power) leaves room for the head at its lowest
+// level. Backfilled jobs that outlast the shadow must fit in both the extra
+// processors and the extra power left at the shadow time. If the head
+// cannot fit under the current limit even on an empty machine, its
+// reservation is deferred (none is recorded, and every job that fits may
+// backfill) until the limit changes. Future limit changes are not
+// anticipated: the policy knows only the limit in force. Without a limit
+// PowerHeadroom is +Inf and the rule is exactly the processor-only one.
 type EASY struct{}
 
 var _ Policy = (*EASY)(nil)
@@ -31,17 +39,28 @@ var _ Policy = (*EASY)(nil)
 func (*EASY) Name() string { return "easy" }
 
 func (*EASY) Schedule(v *View) {
-	n := v.Len()
-	head := 0
-	for ; head < n && v.Fits(head); head++ {
-		v.Start(head)
+	head := v.Next(0, v.Total)
+	from := head + 1
+	if !v.Changed() && head >= 0 && head < v.NewFrom() {
+		// The head and all jobs before NewFrom were blocked at the last
+		// pass, and nothing has freed processors or power since: the same
+		// shadow holds and only new arrivals can be backfilled.
+		from = v.NewFrom()
+	} else {
+		for ; head >= 0 && v.Fits(head); head = v.Next(head+1, v.Total) {
+			v.Start(head)
+		}
+		if head < 0 {
+			return
+		}
+		from = head + 1
 	}
-	if head >= n {
-		return
+	h := v.Job(head)
+	shadow, extra, extraW := shadowTime(v, h.Procs, h.Power)
+	if !math.IsInf(shadow, 1) {
+		v.Reserve(head, shadow)
 	}
-	shadow, extra := shadowTime(v, v.Job(head).Procs)
-	v.Reserve(head, shadow)
-	for i := head + 1; i < n && v.Free() > 0; i++ {
+	for i := v.NextBackfill(from, extra, shadow); i >= 0; i = v.NextBackfill(i+1, extra, shadow) {
 		if !v.Fits(i) {
 			continue
 		}
@@ -49,23 +68,27 @@ func (*EASY) Schedule(v *View) {
 		switch {
 		case v.Now+q.Est <= shadow:
 			v.Start(i)
-		case q.Procs <= extra:
+		case q.Procs <= extra && powerOK(q.Power, extraW):
 			v.Start(i)
 			extra -= q.Procs
+			extraW -= q.Power
 		}
 	}
 }
 
-// shadowTime returns the earliest time at which need processors are free,
-// releasing running jobs at their estimated ends, and the processors free
-// then beyond need. Running jobs are visited in estimated-end order.
-func shadowTime(v *View, need int) (shadow float64, extra int) {
-	avail := v.Free()
+// shadowTime returns the earliest time at which need processors are free
+// and needW watts fit under the limit in force, releasing running jobs (and
+// their power above idle) at their estimated ends, with the processors and
+// watts left then beyond the need. Running jobs are visited in
+// estimated-end order. It returns +Inf when the need never fits.
+func shadowTime(v *View, need int, needW float64) (shadow float64, extra int, extraW float64) {
+	avail, room := v.Free(), v.PowerHeadroom()
 	shadow = v.Now
 	i := 0
-	for ; avail < need && i < v.Running(); i++ {
+	for ; (avail < need || !powerOK(needW, room)) && i < v.Running(); i++ {
 		r := v.RunningJob(i)
 		avail += r.Procs
+		room += r.Power
 		shadow = math.Max(v.Now, r.EstEnd)
 	}
 	// Jobs estimated to end at the shadow time itself release too.
@@ -75,9 +98,14 @@ func shadowTime(v *View, need int) (shadow float64, extra int) {
 			break
 		}
 		avail += r.Procs
+		room += r.Power
 	}
-	if avail < need { // cannot happen: jobs larger than the machine are dropped
-		return math.Inf(1), 0
+	if avail < need || !powerOK(needW, room) { // processors: cannot happen (jobs larger than the machine are dropped)
+		return math.Inf(1), 0, 0
 	}
-	return shadow, avail - need
+	return shadow, avail - need, room - needW
 }
+
+// powerOK reports whether w watts fit in room watts of headroom, with the
+// tolerance of View.PowerFits.
+func powerOK(w, room float64) bool { return w <= room*(1+1e-12)+1e-9 }

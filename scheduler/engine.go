@@ -84,6 +84,9 @@ type Config struct {
 	// Network, when set, adds communication time that depends on placement
 	// and contention.
 	Network Network
+	// Topology locates machine nodes on switches and groups for the
+	// "topology" placement; zero: one switch.
+	Topology cluster.NodeTopology
 
 	Recorder results.Recorder // receives every finished job
 	Power    PowerObserver    // optional power time series
@@ -148,7 +151,15 @@ type Engine struct {
 	q        eventQueue
 	jobs     []job
 	freeSlot []int32
-	queue    []int32 // wait queue, sorted by order
+	wq       waitQueue // wait queue, in queue order
+	// changed is set by anything that can make a waiting job startable
+	// (a finish, a limit change, a re-time, an eviction, an out-of-order
+	// enqueue); newFrom is the first wait-queue position added since the
+	// last pass. Together they let policies skip re-checking jobs that were
+	// blocked at the last pass and still are.
+	changed  bool
+	newFrom  int
+	minScale float64 // smallest runtime scale of any level, for cheap bounds
 	running  []int32
 	startSeq uint64
 	limitIdx int
@@ -185,7 +196,7 @@ func New(cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	e.alloc, err = cluster.Placements.New(defaultStr(cfg.Placement, "contiguous"),
-		cluster.PlacementConfig{Procs: cfg.Procs, ProcsPerNode: cfg.ProcsPerNode, Seed: cfg.Seed})
+		cluster.PlacementConfig{Procs: cfg.Procs, ProcsPerNode: cfg.ProcsPerNode, Seed: cfg.Seed, Topology: cfg.Topology})
 	if err != nil {
 		return nil, err
 	}
@@ -209,8 +220,16 @@ func New(cfg Config) (*Engine, error) {
 		}
 		e.q.Push(Event{T: l.T, Kind: KindLimit, Seq: uint64(i), Job: int32(i)})
 	}
+	e.minScale = 1
+	for _, t := range cfg.Apps {
+		for _, l := range t.Levels {
+			e.minScale = math.Min(e.minScale, l.Scale)
+		}
+	}
+	e.changed = true
 	e.checkFCFS = cfg.Check && e.policy.Name() == "fcfs"
-	e.checkRes = cfg.Check && e.policy.Name() == "easy" && e.order.Name() == "submit" && len(cfg.Limits) == 0 && cfg.Overrun == OverrunKill
+	e.checkRes = cfg.Check && e.policy.Name() == "easy" && e.order.Name() == "submit" && len(cfg.Limits) == 0 && cfg.Overrun == OverrunKill &&
+		cfg.Network == nil // a network multiplier is known only at placement, so backfill can delay a reservation
 	e.view.e = e
 	return e, nil
 }

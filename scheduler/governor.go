@@ -80,13 +80,17 @@ type Job struct {
 	Level     int
 	Remaining float64 // fraction of the work left, 1 − α, exact as of now
 	Spent     float64 // J consumed by the current run so far
+	Estimate  float64 // the user's runtime estimate at the top level (s)
+	Done      float64 // work done so far, in seconds at the top level (α × work)
+	Fixed     bool    // level fixed by Config.JobLevel: SetLevel ignores it
 }
 
 // Job returns the state of running slot s, synchronised to now.
 func (c *Control) Job(s int32) Job {
 	j := &c.e.jobs[s]
 	c.e.sync(j)
-	return Job{Procs: j.procs, App: j.app, Level: j.level, Remaining: max(0, 1-j.alpha), Spent: j.energy}
+	return Job{Procs: j.procs, App: j.app, Level: j.level, Remaining: max(0, 1-j.alpha), Spent: j.energy,
+		Estimate: j.est, Done: min(1, j.alpha) * j.run, Fixed: j.fixed >= 0}
 }
 
 // Levels returns the level table of application app.
@@ -111,6 +115,7 @@ type GovernorConfig struct {
 var Governors = GovernorRegistry{
 	"performance": func(GovernorConfig) Governor { return Performance{} },
 	"powersave":   func(GovernorConfig) Governor { return Powersave{} },
+	"dr":          func(GovernorConfig) Governor { return &DR{} },
 }
 
 // GovernorRegistry maps names to constructors.

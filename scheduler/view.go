@@ -19,39 +19,83 @@ type QueuedJob struct {
 type RunningJob struct {
 	Procs  int
 	EstEnd float64 // start + estimate, re-timed when the job's speed changes
+	Power  float64 // W the cluster draws less when the job ends: its power above idle (0 without a power model)
 }
 
-// View is what a policy sees at one scheduling instant. Queue entries are
-// filled lazily, so a policy that stops early (FCFS, or EASY on a full
-// machine) pays only for what it reads. Everything is valid only during
+// View is what a policy sees at one scheduling instant. Queue positions
+// are indices into the engine's wait queue, which may contain gaps left by
+// started jobs: policies walk it with Next, which also skips jobs too large
+// for a given number of processors. Entries are filled lazily, so a policy
+// pays only for the jobs it looks at. Everything is valid only during
 // Schedule.
 type View struct {
 	Now   float64
 	Total int // processors in the machine
 
-	e      *Engine
-	q      []QueuedJob
-	filled int
-	nStart int
+	e     *Engine
+	q     []QueuedJob
+	stamp []uint32 // q[i] is filled for this pass when stamp[i] == pass
+	pass  uint32
 }
 
 func (v *View) reset(e *Engine) {
 	v.e, v.Now, v.Total = e, e.now, e.cfg.Procs
-	v.filled, v.nStart = 0, 0
-	if cap(v.q) < len(e.queue) {
-		v.q = make([]QueuedJob, len(e.queue), 2*len(e.queue))
+	v.pass++
+	if n := len(e.wq.slots); cap(v.q) < n {
+		v.q = make([]QueuedJob, n, 2*n)
+		v.stamp = make([]uint32, n, 2*n)
+	} else {
+		v.q, v.stamp = v.q[:n], v.stamp[:n]
 	}
-	v.q = v.q[:len(e.queue)]
 }
 
-// Len returns the number of queued jobs at the start of the pass.
-func (v *View) Len() int { return len(v.q) }
+// Next returns the first queue position ≥ i holding a waiting job that
+// needs at most maxProcs processors, or -1. Next(0, v.Total) is the head.
+func (v *View) Next(i, maxProcs int) int {
+	if i < 0 {
+		return -1
+	}
+	return v.e.wq.next(i, maxProcs)
+}
 
-// Job returns the i-th queued job in queue order.
+// Changed reports whether anything that can make a waiting job startable
+// happened since the previous pass: a finish, a power-limit change, a
+// re-timed or evicted job, or a job queued out of order. When it is false,
+// every job at a position before NewFrom was blocked at the previous pass
+// and still is, so a policy need only look at positions from NewFrom on.
+func (v *View) Changed() bool { return v.e.changed }
+
+// NewFrom returns the first queue position added since the previous pass.
+func (v *View) NewFrom() int { return v.e.newFrom }
+
+// EstLow returns a lower bound of Job(i).Est that needs no lookup: the
+// top-level estimate times the smallest runtime scale of any level.
+func (v *View) EstLow(i int) float64 { return v.e.wq.est[i] * v.e.minScale }
+
+// Procs returns Job(i).Procs without filling the entry.
+func (v *View) Procs(i int) int { return int(v.e.wq.procs[i]) }
+
+// NextBackfill returns the first queue position ≥ i holding a waiting job
+// that needs at most Free() processors and either at most extra processors
+// or could end (by EstLow) no later than shadow; -1 if none. It is Next
+// with EASY's backfill condition folded into the skip, so scans over long
+// queues stay cheap. Candidates still need Fits and the exact estimate.
+func (v *View) NextBackfill(i, extra int, shadow float64) int {
+	if i < 0 {
+		return -1
+	}
+	window := math.Inf(1)
+	if v.e.minScale > 0 {
+		window = (shadow - v.Now) / v.e.minScale
+	}
+	return v.e.wq.nextBackfill(i, v.Free(), extra, window)
+}
+
+// Job returns the job at queue position i (from Next).
 func (v *View) Job(i int) *QueuedJob {
-	for v.filled <= i {
-		v.e.fillQueued(&v.q[v.filled], v.e.queue[v.filled])
-		v.filled++
+	if v.stamp[i] != v.pass {
+		v.e.fillQueued(&v.q[i], v.e.wq.slots[i])
+		v.stamp[i] = v.pass
 	}
 	return &v.q[i]
 }
@@ -67,7 +111,11 @@ func (v *View) Running() int { return len(v.e.running) }
 // in start order).
 func (v *View) RunningJob(i int) RunningJob {
 	j := &v.e.jobs[v.e.running[i]]
-	return RunningJob{Procs: j.procs, EstEnd: j.estEnd}
+	r := RunningJob{Procs: j.procs, EstEnd: j.estEnd}
+	if v.e.hasPower {
+		r.Power = j.power - float64(j.procs)*v.e.cfg.IdleW
+	}
+	return r
 }
 
 // Fits reports whether Job(i) can start now: not started yet, enough free
@@ -105,11 +153,11 @@ func (v *View) Start(i int) float64 {
 		panic("scheduler: policy started a job that does not fit")
 	}
 	q := v.Job(i)
-	if v.e.checkFCFS && i != v.nStart {
-		v.e.violate("fcfs started queue position %d before position %d", i, v.nStart)
+	if v.e.checkFCFS && v.e.wq.next(0, math.MaxInt32) != i {
+		v.e.violate("fcfs started queue position %d before an earlier waiting job", i)
 	}
 	q.started = true
-	v.nStart++
+	v.e.wq.remove(i)
 	return v.e.start(q.Slot, v.Now)
 }
 

@@ -22,6 +22,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		// One line per verb; each verb lives in its own file.
 		Commands: []*cli.Command{
 			runCommand,
+			netCommand,
 			measureCommand,
 			calibrateCommand,
 			appsCommand,
@@ -29,6 +30,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			contractCommand,
 			traceCommand,
 			generateCommand,
+			compareCommand,
+			sweepCommand,
+			mergeCommand,
 		},
 	}
 }

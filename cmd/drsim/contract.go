@@ -16,6 +16,7 @@ var contractCommand = &cli.Command{
 	Name:        "contract",
 	Usage:       "economic demand response: contract menus (reward, runtime increase) for private job flexibility",
 	Subcommands: []*cli.Command{contractVerifyCommand},
+	Flags:       contractRunFlags(), Action: contractRunAction, // the simulation: contract_run.go
 }
 
 var contractVerifyCommand = &cli.Command{

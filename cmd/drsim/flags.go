@@ -20,7 +20,7 @@ func simFlags() []cli.Flag {
 		&cli.StringFlag{Name: "policy", Usage: "scheduling policy: fcfs, easy or conservative", Value: "easy"},
 		&cli.StringFlag{Name: "order", Usage: "queue order: submit or sef (shortest estimate first)", Value: "submit"},
 		&cli.StringFlag{Name: "pass", Usage: "scheduling pass after each instant (instant) or each event (event)", Value: "instant"},
-		&cli.StringFlag{Name: "placement", Usage: "processor placement: contiguous or scattered", Value: "contiguous"},
+		&cli.StringFlag{Name: "placement", Usage: "processor placement: contiguous, scattered or topology (needs --preset or --topology)", Value: "contiguous"},
 		&cli.Uint64Flag{Name: "seed", Usage: "seed for every random choice", Value: 1},
 		&cli.BoolFlag{Name: "check", Usage: "check invariants online; fail on any violation"},
 		&cli.StringFlag{Name: "dvfs", Usage: "frequency policy: performance, powersave or dr", Value: "performance"},
@@ -35,6 +35,10 @@ func simFlags() []cli.Flag {
 		&cli.StringFlag{Name: "dr-daily", Usage: "daily DR window in the trace's local time, e.g. 14:00-18:00"},
 		&cli.Uint64Flag{Name: "dr-seed", Usage: "seed for generated DR events (default: --seed)"},
 		&cli.Float64Flag{Name: "base-limit", Usage: "power limit outside DR events in W (default: none)"},
+		&cli.StringFlag{Name: "netmodel", Usage: "network model: on or off (default: on when --preset or --topology is given, else off)"},
+		&cli.StringFlag{Name: "preset", Usage: "machine for the network model and topology placement: hopper, mira, edison or stampede"},
+		&cli.StringFlag{Name: "topology", Usage: "topology description `FILE` (.toml or .json), instead of --preset"},
+		&cli.StringFlag{Name: "interference", Usage: "concurrent jobs share network links (max-min): on or off", Value: "off"},
 	}
 }
 
@@ -50,5 +54,7 @@ func specFromFlags(c *cli.Context) sim.Spec {
 		DREvents: c.String("dr-events"), DRRatio: c.Float64("dr-ratio"), DRLimit: c.Float64("dr-limit"),
 		DRDuration: c.String("dr-duration"), DRDaily: c.String("dr-daily"), DRSeed: c.Uint64("dr-seed"),
 		BaseLimit: c.Float64("base-limit"),
+		NetModel:  c.String("netmodel"), Preset: c.String("preset"), Topology: c.String("topology"),
+		Interference: c.String("interference"),
 	}
 }

@@ -62,6 +62,10 @@ type Outputs struct {
 	Power     io.Writer        // power.csv
 	PowerStep float64          // at most one power.csv row per step (s); 0 = every change
 	Record    results.Recorder // extra per-job recorder
+
+	// Hooks for simulations built on Run (the contract simulation).
+	Observer scheduler.PowerObserver  // receives the power time series too (besides Power)
+	JobLevel func(*workloads.Job) int // scheduler.Config.JobLevel: fixes a job's level; nil = governor
 }
 
 // Result is what one run produced.
@@ -70,8 +74,10 @@ type Result struct {
 	Summary *results.Summary
 	Stats   scheduler.Stats
 	Limits  []scheduler.LimitStep
-	Apps    []string // application names, by index
-	PeakW   float64  // cluster peak power used for fractional limits (W)
+	Apps    []string                 // application names, by index
+	PeakW   float64                  // cluster peak power used for fractional limits (W)
+	Tables  []powercap.Table         // level table per application, by index
+	AppOf   func(*workloads.Job) int // the job→application mapping the run used
 }
 
 // Run simulates tr (from Load) under s.
@@ -134,6 +140,11 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 		}
 		cfg.Power = pcsv
 	}
+	cfg.Power = fanPower(cfg.Power, out.Observer)
+	cfg.JobLevel = out.JobLevel
+	if err := useNetwork(&cfg, d, pw.names, sum); err != nil {
+		return nil, err
+	}
 	eng, err := scheduler.New(cfg)
 	if err != nil {
 		return nil, specErr(err)
@@ -155,7 +166,8 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 	fillEnergy(sum, eng)
 	st := *eng.Stats()
 	sum.Dropped += st.Dropped
-	return &Result{Spec: d, Summary: sum, Stats: st, Limits: limits, Apps: pw.names, PeakW: pw.peakW(procs)}, nil
+	return &Result{Spec: d, Summary: sum, Stats: st, Limits: limits, Apps: pw.names, PeakW: pw.peakW(procs),
+		Tables: pw.tables, AppOf: pw.appOf}, nil
 }
 
 func fillEnergy(s *results.Summary, eng *scheduler.Engine) {

@@ -36,6 +36,12 @@ type Spec struct {
 	DRDaily    string  `toml:"dr_daily" json:"dr_daily,omitempty"`       // daily window in trace local time, e.g. "14:00-18:00"
 	DRSeed     uint64  `toml:"dr_seed" json:"dr_seed,omitempty"`         // 0 = Seed
 	BaseLimit  float64 `toml:"base_limit" json:"base_limit,omitempty"`   // limit outside events (W); 0 = none
+
+	// Network model (docs/network.md).
+	NetModel     string `toml:"netmodel" json:"netmodel,omitempty"`         // off | on; "" = on when Preset or Topology is set, else off
+	Preset       string `toml:"preset" json:"preset,omitempty"`             // machine: hopper | mira | edison | stampede
+	Topology     string `toml:"topology" json:"topology,omitempty"`         // topology file (.toml or .json), instead of Preset
+	Interference string `toml:"interference" json:"interference,omitempty"` // off (default) | on: concurrent jobs share links
 }
 
 func (s *Spec) withDefaults() Spec {

@@ -1,0 +1,145 @@
+package netmodel
+
+import "math"
+
+// MaxMin returns the max-min fair rates of flows over links by progressive
+// filling (the flow-level model of SimGrid's LMM solver without weights):
+// all rates rise together; when a link saturates, the flows crossing it are
+// frozen at its fair share and the rest keep rising. caps[l] is link l's
+// capacity and paths[f] lists the links of flow f. A flow with no links gets
+// +Inf. Typically O(R + F log F) for R = Σ len(paths[f]) (see solve).
+func MaxMin(caps []float64, paths [][]int32) []float64 {
+	off := make([]int32, 1, len(paths)+1)
+	var flat []int32
+	var coef []float64
+	for _, p := range paths {
+		flat = append(flat, p...)
+		for range p {
+			coef = append(coef, 1)
+		}
+		off = append(off, int32(len(flat)))
+	}
+	rates := make([]float64, len(paths))
+	var s mmScratch
+	s.solve(caps, off, flat, coef, rates)
+	return rates
+}
+
+// mmScratch holds the solver's working arrays so a Network can reuse them.
+type mmScratch struct {
+	rem  []float64 // capacity left on each link
+	load []float64 // Σ coefficients of unfrozen variables on each link
+	heap []mmItem
+}
+
+// mmItem is a variable (link field: its index) keyed by a lower bound of its
+// bottleneck level.
+type mmItem struct {
+	key  float64
+	link int32
+}
+
+// solve is progressive filling for variables f that use link flat[i] with
+// coefficient coef[i] for i in [off[f], off[f+1]): all unfrozen variables
+// rise together; link l saturates at rem_l / Σ coef of its unfrozen
+// variables (the linear max-min system of SimGrid's LMM with unit weights).
+//
+// A heap orders variables by their bottleneck level min_l rem_l/load_l. Levels
+// only rise as other variables freeze (a frozen rate x is at most every
+// level it is subtracted from), so heap keys are lower bounds: a popped
+// variable whose recomputed level still equals its key is the global minimum
+// and freezes there; otherwise it is pushed back with the new level.
+func (s *mmScratch) solve(caps []float64, off, flat []int32, coef []float64, rates []float64) {
+	L, F := len(caps), len(off)-1
+	s.rem = append(s.rem[:0], caps...)
+	s.load = resize(s.load, L)
+	for i, l := range flat {
+		s.load[l] += coef[i]
+	}
+	s.heap = s.heap[:0]
+	for f := 0; f < F; f++ {
+		if off[f] == off[f+1] {
+			rates[f] = math.Inf(1)
+			continue
+		}
+		s.push(mmItem{s.level(off[f], off[f+1], flat), int32(f)})
+	}
+	for len(s.heap) > 0 {
+		it := s.pop()
+		f := it.link
+		lv := s.level(off[f], off[f+1], flat)
+		if lv > it.key*(1+1e-12) {
+			s.push(mmItem{lv, f})
+			continue
+		}
+		rates[f] = lv
+		for i := off[f]; i < off[f+1]; i++ {
+			l := flat[i]
+			s.rem[l] = math.Max(0, s.rem[l]-coef[i]*lv)
+			s.load[l] -= coef[i]
+		}
+	}
+}
+
+// level is the bottleneck level of a variable whose links are flat[lo:hi].
+func (s *mmScratch) level(lo, hi int32, flat []int32) float64 {
+	lv := math.Inf(1)
+	for _, l := range flat[lo:hi] {
+		if s.load[l] > 0 {
+			lv = math.Min(lv, s.rem[l]/s.load[l])
+		}
+	}
+	return lv
+}
+
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+func (s *mmScratch) push(it mmItem) {
+	h := append(s.heap, it)
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h[i].less(h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+	s.heap = h
+}
+
+func (s *mmScratch) pop() mmItem {
+	h := s.heap
+	top := h[0]
+	n := len(h) - 1
+	h[0] = h[n]
+	h = h[:n]
+	for i := 0; ; {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && h[c+1].less(h[c]) {
+			c++
+		}
+		if !h[c].less(h[i]) {
+			break
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+	s.heap = h
+	return top
+}
+
+// less orders by share, then link id, so ties resolve identically every run.
+func (a mmItem) less(b mmItem) bool {
+	return a.key < b.key || (a.key == b.key && a.link < b.link)
+}

@@ -1,0 +1,251 @@
+package netmodel
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+)
+
+// Config tunes a Model. The zero value works.
+type Config struct {
+	// Samples is the number of rank pairs evaluated per communication round
+	// (a systematic sample of ranks 0, P/M, 2P/M, …); zero means 64. Jobs with
+	// at most Samples ranks are evaluated exactly.
+	Samples int
+}
+
+// Model prices communication on one topology. It holds no mutable state and
+// is safe for concurrent use.
+type Model struct {
+	t       *Topology
+	samples int
+}
+
+// NewModel returns the model for t.
+func NewModel(t *Topology, cfg Config) (*Model, error) {
+	if t == nil {
+		return nil, fmt.Errorf("netmodel: nil topology")
+	}
+	if cfg.Samples < 0 {
+		return nil, fmt.Errorf("netmodel: Config.Samples must be ≥ 0, got %d", cfg.Samples)
+	}
+	if cfg.Samples == 0 {
+		cfg.Samples = 64
+	}
+	return &Model{t: t, samples: cfg.Samples}, nil
+}
+
+// Topology is the model's topology.
+func (m *Model) Topology() *Topology { return m.t }
+
+// Algorithm switch points (MPICH defaults: MPIR_CVAR_ALLREDUCE_SHORT_MSG_SIZE
+// = 2048 B, MPIR_CVAR_BCAST_SHORT_MSG_SIZE = 12288 B, MPIR_CVAR_BCAST_MIN_PROCS = 8).
+const (
+	allreduceShort = 2048
+	bcastShort     = 12288
+	bcastMinProcs  = 8
+)
+
+// partner kinds for a communication round.
+const (
+	pRing = iota // i → i+1
+	pXor         // i → i xor arg (or i+arg mod P when that is out of range)
+	pRand        // i → a deterministic pseudo-random other rank
+	pHalo        // i → neighbour arg (0..5) on the process grid
+)
+
+// roundStat is the mean over sampled pairs of one round: latency α (s),
+// inverse peak bandwidth 1/(plateau·B_path) (s/byte) and router hops.
+type roundStat struct{ alpha, invB, hops float64 }
+
+// grid is a near-cubic 3-D factorisation of P.
+type grid struct{ x, y, z int }
+
+func (m *Model) round(nodes []int32, kind, arg int, g grid) roundStat {
+	P := len(nodes)
+	M := min(P, m.samples)
+	var st roundStat
+	for s := 0; s < M; s++ {
+		i := s * P / M
+		j := partner(i, P, kind, arg, s, g)
+		if j == i {
+			continue
+		}
+		a, b := nodes[i], nodes[j]
+		if a == b {
+			continue
+		}
+		h, bw := m.t.shape.path(a, b)
+		st.alpha += 2*m.t.nicLat + float64(h)*m.t.hopLat
+		st.invB += 1 / (m.t.plateau * bw)
+		st.hops += float64(h)
+	}
+	st.alpha /= float64(M)
+	st.invB /= float64(M)
+	st.hops /= float64(M)
+	return st
+}
+
+func partner(i, P, kind, arg, s int, g grid) int {
+	switch kind {
+	case pRing:
+		return (i + 1) % P
+	case pXor:
+		if j := i ^ arg; j < P {
+			return j
+		}
+		return (i + arg) % P
+	case pRand:
+		return (i + 1 + (s*7919+arg)%(P-1)) % P
+	}
+	x, y, z := i%g.x, (i/g.x)%g.y, i/(g.x*g.y)
+	d := 1 - 2*(arg&1) // +1 or −1
+	switch arg / 2 {
+	case 0:
+		x = (x + d + g.x) % g.x
+	case 1:
+		y = (y + d + g.y) % g.y
+	default:
+		z = (z + d + g.z) % g.z
+	}
+	return x + g.x*(y+g.y*z)
+}
+
+// cost is the time of one round with messages of size bytes.
+func (r roundStat) cost(size, share float64) float64 {
+	return r.alpha + size*r.invB/(effFraction(size)*share)
+}
+
+func log2ceil(p int) int { return bits.Len(uint(p - 1)) }
+
+// CommTime is the modelled time in seconds of one instance of pattern pat
+// with messages of size bytes among the ranks placed on nodes (rank i on
+// nodes[i]). share in (0,1] is the fraction of bandwidth left by other jobs
+// (Network.Share); values outside (0,1] mean 1 (no contention). Only
+// bandwidth terms are divided by share.
+//
+// Each round's cost is the mean over sampled rank pairs of 2·L_nic + h·L_hop
+// + S/B_eff(S) (the mean stands in for the slowest pair). Algorithms:
+//
+//	allreduce  S < 2 KiB or P < 4: recursive doubling, ⌈log₂P⌉ rounds of S;
+//	           else ring reduce-scatter + allgather, 2(P−1) rounds of S/P
+//	broadcast  S < 12 KiB or P < 8: binomial tree, ⌈log₂P⌉ rounds of S;
+//	           else scatter (rounds of S/2^(k+1)) + ring allgather, (P−1) rounds of S/P
+//	alltoall   max((P−1)·(α + S/B), α + (P−1)·S·h̄ / (d·B_sw)): pairwise exchange
+//	           or the link-load bound, where h̄ is the mean hop count of the
+//	           placement and d·B_sw the switch-link capacity per node; this
+//	           load bound is what a bisection bound becomes for a sub-machine
+//	p2p        one exchange with the ring neighbour
+//	halo3d     six neighbours on a near-cubic process grid, concurrent:
+//	           α + max(6·S/B_node, 6·S·h̄/(d·B_sw)) (injection or link load)
+func (m *Model) CommTime(nodes []int32, pat Pattern, size, share float64) float64 {
+	P := len(nodes)
+	if P < 2 || pat == NoComm {
+		return 0
+	}
+	if !(share > 0 && share <= 1) {
+		share = 1
+	}
+	var g grid
+	switch pat {
+	case PointToPoint:
+		return m.round(nodes, pRing, 0, g).cost(size, share)
+	case Allreduce:
+		if size < allreduceShort || P < 4 {
+			return m.doubling(nodes, size, false, share)
+		}
+		return 2 * float64(P-1) * m.round(nodes, pRing, 0, g).cost(size/float64(P), share)
+	case Broadcast:
+		if size < bcastShort || P < bcastMinProcs {
+			return m.doubling(nodes, size, false, share)
+		}
+		return m.doubling(nodes, size, true, share) + float64(P-1)*m.round(nodes, pRing, 0, g).cost(size/float64(P), share)
+	case AllToAll:
+		r := m.round(nodes, pRand, 0, g)
+		steps := float64(P-1) * r.cost(size, share)
+		return math.Max(steps, r.alpha+m.load(float64(P-1)*size, r.hops, share))
+	case Halo3D:
+		return m.halo(nodes, size, share)
+	}
+	return 0
+}
+
+// doubling sums ⌈log₂P⌉ rounds with partners at rank distance 2^k; halving
+// divides the size by 2^(k+1) in round k (the scatter of a large broadcast).
+func (m *Model) doubling(nodes []int32, size float64, halving bool, share float64) float64 {
+	t := 0.0
+	for k := 0; k < log2ceil(len(nodes)); k++ {
+		s := size
+		if halving {
+			s = size / float64(uint(2)<<k)
+		}
+		t += m.round(nodes, pXor, 1<<k, grid{}).cost(s, share)
+	}
+	return t
+}
+
+// load is the link-load bound for bytes sent per node over paths of hops
+// router hops on average: bytes·hops / (switch-link capacity per node).
+func (m *Model) load(bytes, hops, share float64) float64 {
+	if hops == 0 || m.t.swLinksPerNode == 0 {
+		return 0
+	}
+	return bytes * hops / (m.t.swLinksPerNode * m.t.swBW * m.t.plateau * effFraction(bytes) * share)
+}
+
+func (m *Model) halo(nodes []int32, size, share float64) float64 {
+	g := factor3(len(nodes))
+	var alpha, hops float64
+	for dir := 0; dir < 6; dir++ {
+		r := m.round(nodes, pHalo, dir, g)
+		alpha += r.alpha / 6
+		hops += r.hops / 6
+	}
+	inject := 6 * size / (m.t.plateau * effFraction(size) * m.t.nodeBW * share)
+	return alpha + math.Max(inject, m.load(6*size, hops, share))
+}
+
+// factor3 splits p into x ≤ y ≤ z with x·y·z = p and the smallest x+y+z.
+func factor3(p int) grid {
+	best := grid{1, 1, p}
+	for x := 1; x*x*x <= p; x++ {
+		if p%x != 0 {
+			continue
+		}
+		for y := x; x*y*y <= p; y++ {
+			if (p/x)%y == 0 {
+				if z := p / x / y; x+y+z < best.x+best.y+best.z {
+					best = grid{x, y, z}
+				}
+			}
+		}
+	}
+	return best
+}
+
+// CommRatio is T_comm(nodes, share) / T_comm(compact, no contention), the
+// factor by which the job's communication part stretches. The compact
+// reference placement is the first len(nodes) nodes of the topology's node
+// order. It is 1 for NoComm and for jobs of fewer than two nodes. Cost: about
+// Samples·⌈log₂P⌉ path evaluations per placement, no allocation, independent
+// of P beyond that (sampled pairs, see Config.Samples).
+func (m *Model) CommRatio(nodes []int32, pat Pattern, size, share float64) float64 {
+	num := m.CommTime(nodes, pat, size, share)
+	den := m.CommTime(m.compact(len(nodes)), pat, size, 1)
+	if den <= 0 || num <= 0 {
+		return 1
+	}
+	return num / den
+}
+
+// compact returns the identity placement 0..n−1 without allocating.
+func (m *Model) compact(n int) []int32 {
+	if n > len(m.t.order) {
+		n = len(m.t.order)
+	}
+	return m.t.order[:n]
+}
+
+// NodeOrder is the topology's node order 0..Nodes()−1 (shared; do not
+// modify). A compact placement of n nodes is NodeOrder()[:n].
+func (t *Topology) NodeOrder() []int32 { return t.order }

@@ -1,0 +1,191 @@
+package netmodel
+
+import "math"
+
+// torus is a D-dimensional torus of routers with NodesPerRouter nodes each
+// and dimension-order routing: dimensions are corrected in order 0,1,…, each
+// along the shorter way round its ring (ties go the + way).
+//
+// Link ids: node n has up link 2n (node→router) and down link 2n+1; router r,
+// dimension i, direction dir (0 = +, 1 = −) has link 2N + (r·D+i)·2 + dir.
+type torus struct {
+	n, npr  int32
+	dims    []int32
+	stride  []int32 // router index stride of each dimension
+	bw      []float64
+	nodeBW  float64
+	linkOff int32
+}
+
+// NewTorus builds a torus from s.Dims (and s.DimGBs or s.LinkGBs).
+func NewTorus(s Spec) (*Topology, error) {
+	s.Kind = "torus"
+	if err := s.common(); err != nil {
+		return nil, err
+	}
+	if len(s.Dims) == 0 {
+		return nil, specErr("dims", "a torus needs at least one dimension")
+	}
+	if len(s.DimGBs) != 0 && len(s.DimGBs) != len(s.Dims) {
+		return nil, specErr("dim_gbs", "has %d entries for %d dims", len(s.DimGBs), len(s.Dims))
+	}
+	routers := int64(1)
+	sh := &torus{npr: int32(s.NodesPerRouter), nodeBW: s.NodeGBs * 1e9}
+	for i, d := range s.Dims {
+		if d < 1 {
+			return nil, specErr("dims", "dimension %d has size %d", i, d)
+		}
+		bw := s.LinkGBs
+		if len(s.DimGBs) > 0 {
+			bw = s.DimGBs[i]
+		}
+		if bw <= 0 {
+			return nil, specErr("dim_gbs", "dimension %d bandwidth must be > 0", i)
+		}
+		sh.dims = append(sh.dims, int32(d))
+		sh.stride = append(sh.stride, int32(routers))
+		sh.bw = append(sh.bw, bw*1e9)
+		routers *= int64(d)
+	}
+	if routers*int64(s.NodesPerRouter) > 1<<24 {
+		return nil, specErr("dims", "%d routers × %d nodes is too large", routers, s.NodesPerRouter)
+	}
+	t := s.base()
+	R := int32(routers)
+	t.nodes, t.switches, t.groups = R*sh.npr, R, 1
+	sh.n = t.nodes
+	sh.linkOff = 2 * t.nodes
+	D := int32(len(sh.dims))
+	t.links = make([]Link, 2*t.nodes+R*D*2)
+	t.nodeSwitch = make([]int32, t.nodes)
+	t.nodeGroup = make([]int32, t.nodes)
+	for n := int32(0); n < t.nodes; n++ {
+		r := n / sh.npr
+		t.nodeSwitch[n] = r
+		t.links[2*n] = Link{From: n, To: t.nodes + r, BW: sh.nodeBW}
+		t.links[2*n+1] = Link{From: t.nodes + r, To: n, BW: sh.nodeBW}
+	}
+	for r := int32(0); r < R; r++ {
+		for i := int32(0); i < D; i++ {
+			d := sh.dims[i]
+			c := (r / sh.stride[i]) % d
+			for dir := int32(0); dir < 2; dir++ {
+				if d == 1 || (d == 2 && dir == 1) {
+					continue // no ring, or a ring of two has one link per direction
+				}
+				nc := (c + 1) % d
+				if dir == 1 {
+					nc = (c + d - 1) % d
+				}
+				to := r + (nc-c)*sh.stride[i]
+				t.links[sh.linkOff+(r*D+i)*2+dir] = Link{From: t.nodes + r, To: t.nodes + to, BW: sh.bw[i]}
+			}
+		}
+	}
+	t.shape = sh
+	t.finish()
+	return t, nil
+}
+
+// delta is the signed shortest ring offset from ca to cb in a ring of d.
+func ringDelta(ca, cb, d int32) int32 {
+	f := (cb - ca + d) % d
+	if f <= d-f {
+		return f
+	}
+	return f - d
+}
+
+func abs32(x int32) int32 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func (s *torus) hops(a, b int32) int {
+	ra, rb := a/s.npr, b/s.npr
+	h := int32(0)
+	for i, d := range s.dims {
+		h += abs32(ringDelta((ra/s.stride[i])%d, (rb/s.stride[i])%d, d))
+	}
+	return int(h)
+}
+
+func (s *torus) path(a, b int32) (int, float64) {
+	ra, rb := a/s.npr, b/s.npr
+	h, bw := int32(0), s.nodeBW
+	for i, d := range s.dims {
+		if k := abs32(ringDelta((ra/s.stride[i])%d, (rb/s.stride[i])%d, d)); k > 0 {
+			h += k
+			bw = math.Min(bw, s.bw[i])
+		}
+	}
+	return int(h), bw
+}
+
+func (s *torus) route(a, b int32, dst []int32) []int32 {
+	dst = append(dst, 2*a)
+	r, rb := a/s.npr, b/s.npr
+	D := int32(len(s.dims))
+	for i, d := range s.dims {
+		c := (r / s.stride[i]) % d
+		k := ringDelta(c, (rb/s.stride[i])%d, d)
+		dir, step := int32(0), int32(1)
+		if k < 0 {
+			dir, step, k = 1, -1, -k
+		}
+		for ; k > 0; k-- {
+			dst = append(dst, s.linkOff+(r*D+int32(i))*2+dir)
+			nc := (c + step + d) % d
+			r += (nc - c) * s.stride[i]
+			c = nc
+		}
+	}
+	return append(dst, 2*b+1)
+}
+
+// hopStats uses vertex transitivity: the hop count between routers is a sum
+// of independent ring distances, so the mean over all ordered router pairs is
+// the sum of the per-ring means. Exact.
+func (s *torus) hopStats() (int, float64, int, bool) {
+	R := float64(s.n / s.npr)
+	mean, hi := 0.0, 0
+	for _, d := range s.dims {
+		sum := 0
+		for k := int32(0); k < d; k++ {
+			sum += int(min(k, d-k))
+		}
+		mean += float64(sum) / float64(d)
+		hi += int(d / 2)
+	}
+	N, p := float64(s.n), float64(s.npr)
+	if N < 2 {
+		return 0, 0, 0, true
+	}
+	lo := 1
+	if s.npr > 1 {
+		lo = 0
+	}
+	// Same-router pairs add 0 hops; distinct routers add p² pairs each.
+	return lo, p * p * R * R * mean / (N * (N - 1)), hi, true
+}
+
+// bisection cuts one dimension into halves: a ring of d ≥ 3 is cut in two
+// places, a ring of two in one; the minimum over dimensions is reported.
+func (s *torus) bisection([]Link) float64 {
+	R := float64(s.n / s.npr)
+	best := math.Inf(1)
+	for i, d := range s.dims {
+		switch {
+		case d == 2:
+			best = math.Min(best, R/2*s.bw[i])
+		case d >= 3:
+			best = math.Min(best, 2*R/float64(d)*s.bw[i])
+		}
+	}
+	if math.IsInf(best, 1) {
+		return 0
+	}
+	return best
+}

@@ -1,0 +1,292 @@
+package scheduler
+
+import (
+	"math"
+
+	"drsim/powercap"
+)
+
+// DR is the emergency demand-response governor (--dvfs dr). It is
+// power-aware, so the engine starts a job only if the running jobs' power,
+// the idle processors' power and the new job's power at its lowest level
+// stay under the limit in force (View.Fits); EASY and conservative also
+// make their reservations power-feasible (easy.go, conservative.go).
+//
+// It knows nothing about what a Level's X means, only its Power and Scale,
+// so it works unchanged over frequency tables (DVFS) and cap tables.
+//
+// Rules:
+//
+//   - No limit in force: every job runs at its top level. Adjust returns at
+//     once unless an event just ended, in which case it raises every job
+//     that is below its top level.
+//   - Start level: jobs that start under a limit start at level 0 (the level
+//     the engine's eligibility test assumed), and Adjust re-optimises all
+//     running jobs right after the pass.
+//   - Levels under a limit p̂: choose one level l_j per running job to
+//     minimise the estimated remaining energy Σ_j R_j·n_j·p(j,l_j)·s(j,l_j)
+//     subject to Σ_j n_j·p(j,l_j) ≤ p̂ − (idle processors)·IdleW, where s is
+//     the runtime scale of the level and R_j = max(0, estimate − work done)
+//     is the job's estimated remaining work at the top level (s). This is a
+//     multiple-choice knapsack solved exactly by powercap.MCKP. The
+//     optimiser uses the user's estimate, not the recorded runtime, because
+//     a real governor knows the work done so far (elapsed time and its own
+//     level history) but not the true runtime. Ties go to the lower power.
+//     Jobs whose level is fixed (Config.JobLevel) have a single option.
+//   - Eviction: if even the lowest levels do not fit, keep the subset of
+//     running jobs that maximises the energy already spent Σ x_j·e_j subject
+//     to Σ x_j·n_j·(p(j,lowest) − IdleW) ≤ p̂ − Procs·IdleW (an evicted job's
+//     processors still draw idle power), a 0-1 knapsack solved exactly by
+//     powercap.Knapsack; evict the others (they requeue with their original
+//     submit time and restart from scratch) and re-optimise the levels.
+//
+// DR keeps its buffers between calls, so in steady state Adjust does not
+// allocate. One DR value serves one engine.
+type DR struct {
+	mckp    powercap.MCKP
+	knap    powercap.Knapsack
+	jobs    []drJob
+	opts    []powercap.Option
+	classes [][]powercap.Option
+	wts     []float64
+	vals    []float64
+	slots   []int32
+	choice  []int
+	best    []int // per app: the level of least energy per unit of work (-1: not computed)
+	lowest  []int // per app: the level of least power
+	lowered bool  // some job may be below its top level
+
+	// Counters, for tests and reports.
+	Solves, Infeasible int
+}
+
+var _ Governor = (*DR)(nil)
+
+// drJob is one running job as the optimiser sees it.
+type drJob struct {
+	slot  int32
+	procs int
+	app   int
+	level int
+	fixed bool
+	rem   float64 // estimated remaining work at the top level (s)
+	spent float64 // J of the current run
+}
+
+func (*DR) Name() string     { return "dr" }
+func (*DR) PowerAware() bool { return true }
+
+// StartLevel is the top level outside DR events and level 0 inside.
+func (*DR) StartLevel(e *Engine, app int) int {
+	if math.IsInf(e.meter.Limit, 1) {
+		return len(e.cfg.Apps[app].Levels) - 1
+	}
+	return 0
+}
+
+// Adjust re-levels (and if need be evicts) the running jobs; see DR.
+func (g *DR) Adjust(c *Control) {
+	if !c.InDR() {
+		if g.lowered {
+			g.raise(c)
+		}
+		return
+	}
+	g.lowered = true
+	if g.quick(c) {
+		return
+	}
+	g.collect(c)
+	if g.assign(c) {
+		return
+	}
+	g.Infeasible++
+	g.evict(c)
+	g.collect(c)
+	g.assign(c)
+}
+
+// running copies the running slots (in the engine's estimated-end order,
+// which is deterministic) so that SetLevel and Evict may reorder the
+// engine's list while the copy is walked.
+func (g *DR) running(c *Control) []int32 {
+	g.slots = append(g.slots[:0], c.e.running...)
+	return g.slots
+}
+
+// raise moves every running job to its top level.
+func (g *DR) raise(c *Control) {
+	for _, s := range g.running(c) {
+		j := c.Job(s)
+		c.SetLevel(s, len(c.Levels(j.App))-1)
+	}
+	g.lowered = false
+}
+
+// collect reads the running jobs into g.jobs.
+func (g *DR) collect(c *Control) {
+	g.jobs = g.jobs[:0]
+	for _, s := range g.running(c) {
+		j := c.Job(s)
+		g.jobs = append(g.jobs, drJob{slot: s, procs: j.Procs, app: j.App, level: j.Level, fixed: j.Fixed,
+			rem: max(0, j.Estimate-j.Done), spent: j.Spent})
+	}
+}
+
+// assign solves the level problem for g.jobs under the current limit and
+// applies it; it reports false (changing nothing) when no choice fits.
+func (g *DR) assign(c *Control) bool {
+	choice, ok := g.solve(c.Levels, c.Limit()-c.IdlePower())
+	if !ok {
+		return false
+	}
+	for i, j := range g.jobs {
+		if !j.fixed {
+			c.SetLevel(j.slot, choice[i])
+		}
+	}
+	return true
+}
+
+// solve returns the energy-optimal level of every job in g.jobs with total
+// power at most capacity (W), or ok=false. For fixed jobs the returned
+// entry is their level. The slice is owned by g.
+func (g *DR) solve(levels func(app int) []powercap.Level, capacity float64) (choice []int, ok bool) {
+	g.Solves++
+	// The problem is separable but for the power constraint: if every job at
+	// its own least-energy level fits, that is the optimum (with MCKP's tie
+	// rule: least energy, then least power, then lowest level).
+	g.choice = g.choice[:0]
+	w := 0.0
+	for _, j := range g.jobs {
+		k := j.level
+		if !j.fixed {
+			k = g.levelFor(levels, j.app, j.rem)
+		}
+		g.choice = append(g.choice, k)
+		w += float64(j.procs) * levels(j.app)[k].Power
+	}
+	if w <= capacity {
+		return g.choice, true
+	}
+	g.opts = g.opts[:0]
+	for _, j := range g.jobs {
+		n := float64(j.procs)
+		if j.fixed {
+			l := levels(j.app)[j.level]
+			g.opts = append(g.opts, powercap.Option{Weight: n * l.Power, Cost: j.rem * n * l.Power * l.Scale})
+			continue
+		}
+		for _, l := range levels(j.app) {
+			g.opts = append(g.opts, powercap.Option{Weight: n * l.Power, Cost: j.rem * n * l.Power * l.Scale})
+		}
+	}
+	g.classes = g.classes[:0]
+	k := 0
+	for _, j := range g.jobs {
+		m := 1
+		if !j.fixed {
+			m = len(levels(j.app))
+		}
+		g.classes = append(g.classes, g.opts[k:k+m:k+m])
+		k += m
+	}
+	choice, _, ok = g.mckp.Solve(g.classes, capacity)
+	if ok {
+		for i, j := range g.jobs {
+			if j.fixed {
+				choice[i] = j.level
+			}
+		}
+	}
+	return choice, ok
+}
+
+// levelFor returns the least-energy level of non-fixed job j (the
+// least-power one when it has no estimated work left, as then every level
+// costs 0).
+func (g *DR) levelFor(levels func(app int) []powercap.Level, app int, rem float64) int {
+	for len(g.best) <= app {
+		g.best = append(g.best, -1)
+		g.lowest = append(g.lowest, -1)
+	}
+	if g.best[app] < 0 {
+		lv := levels(app)
+		b, l := 0, 0
+		for k, x := range lv {
+			if e, eb := x.Power*x.Scale, lv[b].Power*lv[b].Scale; e < eb || e == eb && x.Power < lv[b].Power {
+				b = k
+			}
+			if x.Power < lv[l].Power {
+				l = k
+			}
+		}
+		g.best[app], g.lowest[app] = b, l
+	}
+	if rem <= 0 {
+		return g.lowest[app]
+	}
+	return g.best[app]
+}
+
+// quick is the common case of Adjust, without synchronising or copying
+// the running jobs: if every job at its own least-energy level fits the
+// limit, that is the optimum of the level problem, so apply it and report
+// true. It reads the engine's jobs directly (it is in the same package) and
+// computes each job's estimated remaining work as of now without
+// synchronising it; it changes nothing when it reports false.
+func (g *DR) quick(c *Control) bool {
+	e := c.e
+	g.slots, g.choice = g.slots[:0], g.choice[:0]
+	w := 0.0
+	for _, s := range e.running {
+		j := &e.jobs[s]
+		lv := e.cfg.Apps[j.app].Levels
+		k := j.level
+		if j.fixed < 0 {
+			alpha := min(1, j.alpha+(e.now-j.last)/j.dur)
+			k = g.levelFor(c.Levels, j.app, j.est-alpha*j.run)
+		}
+		w += float64(j.procs) * lv[k].Power
+		if k != j.level {
+			g.slots = append(g.slots, s)
+			g.choice = append(g.choice, k)
+		}
+	}
+	if w > c.Limit()-c.IdlePower() {
+		return false
+	}
+	for i, s := range g.slots {
+		c.SetLevel(s, g.choice[i])
+	}
+	return true
+}
+
+// evict keeps the running jobs that maximise the energy already spent and
+// fit at their lowest power, and evicts the rest.
+func (g *DR) evict(c *Control) {
+	g.wts, g.vals = g.wts[:0], g.vals[:0]
+	idle := c.IdleW()
+	for _, j := range g.jobs {
+		g.wts = append(g.wts, float64(j.procs)*(lowestPower(c.Levels(j.app), j)-idle))
+		g.vals = append(g.vals, j.spent)
+	}
+	keep, _ := g.knap.Solve(g.wts, g.vals, c.Limit()-float64(c.e.cfg.Procs)*idle)
+	for i, j := range g.jobs {
+		if !keep[i] {
+			c.Evict(j.slot)
+		}
+	}
+}
+
+// lowestPower is the least power per processor job j can run at.
+func lowestPower(lv []powercap.Level, j drJob) float64 {
+	if j.fixed {
+		return lv[j.level].Power
+	}
+	p := math.Inf(1)
+	for _, l := range lv {
+		p = math.Min(p, l.Power)
+	}
+	return p
+}

@@ -1,0 +1,294 @@
+package sim
+
+import (
+	"fmt"
+	"os"
+	"slices"
+
+	"drsim/cluster"
+	"drsim/netmodel"
+	"drsim/results"
+	"drsim/scheduler"
+)
+
+// DefaultNetApp is the communication profile of an application that
+// netmodel.Apps does not list (for example a model from drsim calibrate
+// under another name): c = 0.2, about the median of the listed estimates,
+// with one 32 KiB six-neighbour halo exchange and one 8-byte allreduce per
+// step, the shape of a typical stencil code (minife's). Each call returns a
+// fresh value.
+func DefaultNetApp(name string) netmodel.App {
+	return netmodel.App{Name: name, Fraction: 0.2,
+		Traffic: []netmodel.Traffic{{Pattern: netmodel.Halo3D, Size: 32 << 10, Weight: 1}, {Pattern: netmodel.Allreduce, Size: 8, Weight: 1}},
+		Note:    "drsim default for applications without a netmodel profile (estimate)"}
+}
+
+// NetApps returns the communication profile of each named application:
+// netmodel.LookupApp, or DefaultNetApp for names it does not know.
+func NetApps(names []string) []netmodel.App {
+	out := make([]netmodel.App, len(names))
+	for i, n := range names {
+		a, err := netmodel.LookupApp(n)
+		if err != nil {
+			a = DefaultNetApp(n)
+		}
+		out[i] = a
+	}
+	return out
+}
+
+// useNetwork resolves the spec's network options into cfg: the switch and
+// group of every machine node (for the "topology" placement) and, when the
+// model is on, a NetAdapter as cfg.Network. apps are the run's application
+// names by index. Placement spread figures go into sum as jobs start.
+func useNetwork(cfg *scheduler.Config, d Spec, apps []string, sum *results.Summary) error {
+	if err := oneOf("netmodel", d.NetModel, "", "off", "on"); err != nil {
+		return err
+	}
+	if err := oneOf("interference", d.Interference, "", "off", "on"); err != nil {
+		return err
+	}
+	on, inter := d.NetModel == "on", d.Interference == "on"
+	topo, err := loadTopology(d)
+	if err != nil {
+		return specErr(err)
+	}
+	if topo == nil {
+		switch {
+		case on:
+			return specErr(fmt.Errorf("netmodel on: give a machine with preset or topology"))
+		case inter:
+			return specErr(fmt.Errorf("interference on needs the network model: give preset or topology"))
+		case d.Placement == "topology":
+			return specErr(fmt.Errorf("placement topology needs a machine: give preset or topology"))
+		}
+		return nil
+	}
+	ppn := max(cfg.ProcsPerNode, 1)
+	nodes := (cfg.Procs + ppn - 1) / ppn
+	if nodes > topo.Nodes() {
+		return specErr(fmt.Errorf("topology %s has %d nodes; the machine needs %d (%d processors, %d per node)", topo.Name, topo.Nodes(), nodes, cfg.Procs, ppn))
+	}
+	order := topo.NodeOrder()[:nodes]
+	cfg.Topology.Switch, cfg.Topology.Group = make([]int32, nodes), make([]int32, nodes)
+	for k, n := range order {
+		cfg.Topology.Switch[k], cfg.Topology.Group[k] = topo.SwitchOf(n), topo.GroupOf(n)
+	}
+	if d.NetModel == "off" {
+		if inter {
+			return specErr(fmt.Errorf("interference on needs the network model, but netmodel is off"))
+		}
+		return nil // the topology only guides placement
+	}
+	m, err := netmodel.NewModel(topo, netmodel.Config{})
+	if err != nil {
+		return err
+	}
+	a := NewNetAdapter(m, NetApps(apps), ppn, inter)
+	a.sum = sum
+	cfg.Network = a
+	return nil
+}
+
+// loadTopology builds the spec's preset or topology file; nil when neither
+// is given.
+func loadTopology(d Spec) (*netmodel.Topology, error) {
+	switch {
+	case d.Preset != "" && d.Topology != "":
+		return nil, fmt.Errorf("give preset or topology, not both")
+	case d.Preset != "":
+		return netmodel.Preset(d.Preset)
+	case d.Topology != "":
+		f, err := os.Open(d.Topology)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return netmodel.LoadTopology(f, d.Topology)
+	}
+	return nil, nil
+}
+
+// NetAdapter implements scheduler.Network on a netmodel.Model.
+//
+// Machine node k (processors [k·ppn, (k+1)·ppn)) is topology node
+// NodeOrder()[k]; a job's ranks are its distinct nodes in machine order. At
+// a start the job's ratio is Model.AppRatio(nodes, app, share), with share 1
+// without interference. With interference the job's dominant traffic (the
+// entry with the largest Weight·Size) joins a netmodel.Network; every add
+// or remove marks the jobs whose share changed, and Changed re-prices only
+// those, once per call however often they changed. Jobs with c = 0, no
+// traffic or a single node never enter the network.
+type NetAdapter struct {
+	m     *netmodel.Model
+	net   *netmodel.Network // nil: no interference
+	apps  []netApp
+	order []int32 // topology node of each machine node
+	ppn   int32
+	jobs  []netJob // by engine slot
+	dirty []int32  // slots whose share changed since the last Changed
+
+	// placement spread
+	seenSw, seenGr      []uint32 // stamp per switch/group of the job being counted
+	stamp               uint32
+	starts, nonContig   int
+	switchSum, groupSum float64
+	sum                 *results.Summary // optional, kept up to date
+}
+
+type netApp struct {
+	netmodel.App
+	pat netmodel.Pattern // dominant pattern, for the interference flows
+}
+
+type netJob struct {
+	nodes                 []int32 // topology nodes, reused across the slot's jobs
+	app                   int32
+	ratio                 float64
+	running, inNet, dirty bool
+}
+
+var _ scheduler.Network = (*NetAdapter)(nil)
+
+// NewNetAdapter returns an adapter for applications apps (by engine app
+// index; an index out of range gets DefaultNetApp) on a machine with
+// procsPerNode processors per node (0 means 1).
+func NewNetAdapter(m *netmodel.Model, apps []netmodel.App, procsPerNode int, interference bool) *NetAdapter {
+	t := m.Topology()
+	a := &NetAdapter{m: m, order: t.NodeOrder(), ppn: int32(max(procsPerNode, 1)),
+		seenSw: make([]uint32, t.Switches()), seenGr: make([]uint32, t.Groups())}
+	if interference {
+		a.net = netmodel.NewNetwork(t)
+	}
+	for _, app := range append(slices.Clone(apps), DefaultNetApp("default")) {
+		na := netApp{App: app}
+		best := -1.0
+		for _, tr := range app.Traffic {
+			if v := tr.Weight * tr.Size; v > best {
+				best, na.pat = v, tr.Pattern
+			}
+		}
+		a.apps = append(a.apps, na)
+	}
+	return a
+}
+
+// Started places slot's nodes on the topology and returns c and its ratio.
+func (a *NetAdapter) Started(slot int32, app, procs int, alloc []cluster.Range) (c, ratio float64) {
+	for int(slot) >= len(a.jobs) {
+		a.jobs = append(a.jobs, netJob{})
+	}
+	if app < 0 || app >= len(a.apps) {
+		app = len(a.apps) - 1
+	}
+	j := &a.jobs[slot]
+	j.nodes = a.nodesOf(alloc, j.nodes[:0])
+	j.app, j.running, j.ratio = int32(app), true, 1
+	p := &a.apps[app]
+	if p.Fraction == 0 || len(p.Traffic) == 0 || len(j.nodes) < 2 {
+		return p.Fraction, 1
+	}
+	share := 1.0
+	if a.net != nil {
+		changed, err := a.net.AddJob(slot, j.nodes, p.pat)
+		if err == nil { // nodes come from NodeOrder, so AddJob cannot fail
+			j.inNet = true
+			a.mark(changed, slot)
+			share = a.net.Share(slot)
+		}
+	}
+	j.ratio = a.m.AppRatio(j.nodes, p.App, share)
+	return p.Fraction, j.ratio
+}
+
+// Finished takes slot off the network.
+func (a *NetAdapter) Finished(slot int32) {
+	if int(slot) >= len(a.jobs) {
+		return
+	}
+	j := &a.jobs[slot]
+	j.running = false
+	if j.inNet {
+		j.inNet = false
+		a.mark(a.net.Remove(slot), -1)
+	}
+}
+
+// Changed re-prices the running jobs whose share changed since the last
+// call and appends those whose ratio moved, in slot order.
+func (a *NetAdapter) Changed(dst []scheduler.RatioChange) []scheduler.RatioChange {
+	slices.Sort(a.dirty)
+	for _, s := range a.dirty {
+		j := &a.jobs[s]
+		j.dirty = false
+		if !j.running || !j.inNet {
+			continue
+		}
+		if r := a.m.AppRatio(j.nodes, a.apps[j.app].App, a.net.Share(s)); r != j.ratio {
+			j.ratio = r
+			dst = append(dst, scheduler.RatioChange{Slot: s, Ratio: r})
+		}
+	}
+	a.dirty = a.dirty[:0]
+	return dst
+}
+
+// Spread returns the placement figures so far: job starts, mean switches
+// and groups spanned per start, and the fraction of starts whose nodes are
+// not one run of the machine's node order.
+func (a *NetAdapter) Spread() (starts int, switches, groups, nonContig float64) {
+	if a.starts == 0 {
+		return 0, 0, 0, 0
+	}
+	n := float64(a.starts)
+	return a.starts, a.switchSum / n, a.groupSum / n, float64(a.nonContig) / n
+}
+
+func (a *NetAdapter) mark(ids []int32, except int32) {
+	for _, id := range ids {
+		if j := &a.jobs[id]; id != except && !j.dirty {
+			j.dirty = true
+			a.dirty = append(a.dirty, id)
+		}
+	}
+}
+
+// nodesOf appends the topology nodes of alloc's distinct machine nodes, in
+// machine order, and counts the placement's spread.
+func (a *NetAdapter) nodesOf(alloc []cluster.Range, dst []int32) []int32 {
+	first, last := int32(-1), int32(-1)
+	for _, r := range alloc {
+		for k := r.Lo / a.ppn; k <= (r.Hi-1)/a.ppn; k++ {
+			if k != last {
+				dst = append(dst, a.order[k])
+				if first < 0 {
+					first = k
+				}
+				last = k
+			}
+		}
+	}
+	a.stamp++
+	t := a.m.Topology()
+	sw, gr := 0, 0
+	for _, n := range dst {
+		if s := t.SwitchOf(n); a.seenSw[s] != a.stamp {
+			a.seenSw[s] = a.stamp
+			sw++
+		}
+		if g := t.GroupOf(n); a.seenGr[g] != a.stamp {
+			a.seenGr[g] = a.stamp
+			gr++
+		}
+	}
+	a.starts++
+	a.switchSum += float64(sw)
+	a.groupSum += float64(gr)
+	if len(dst) > 0 && int(last-first)+1 != len(dst) {
+		a.nonContig++
+	}
+	if a.sum != nil {
+		a.sum.NetStarts, a.sum.MeanSwitches, a.sum.MeanGroups, a.sum.NonContig = a.Spread()
+	}
+	return dst
+}
