@@ -131,6 +131,9 @@ func Verify(bundles []Bundle, theta []float64, cost Cost) (*Report, error) {
 		r.Utility[i] = make([]float64, n)
 		for j, b := range bundles {
 			r.Utility[i][j] = b.Reward - th*c[j]
+			if u := r.Utility[i][j]; math.IsInf(u, 0) || math.IsNaN(u) {
+				return nil, fmt.Errorf("contracts: bundle %d: utility of type %d is %v (reward %v, Δt %v%%: values too large)", j+1, i+1, u, b.Reward, b.Dt)
+			}
 		}
 		r.Choice[i] = choose(r.Utility[i], i)
 		own := r.Utility[i][i]

@@ -78,6 +78,9 @@ func ReadGeneric(fsys fs.FS, name string) (Dataset, error) {
 	if err := gocsv.UnmarshalBytes(data, &rows); err != nil {
 		return Dataset{}, csvErr(name, err)
 	}
+	if len(rows) == 0 {
+		return Dataset{}, &FileError{File: name, Err: errors.New("no measurement rows after the header")}
+	}
 	ds := Dataset{Source: "generic CSV " + name}
 	for i, r := range rows {
 		p, err := r.point(name, i+2, cols)

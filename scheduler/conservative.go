@@ -27,6 +27,10 @@ import (
 // the next pass anyway.
 type Conservative struct {
 	p profile
+	// valid says p holds the reservation of every queued job as of the
+	// last pass. If nothing has changed since (View.Changed), those
+	// reservations stand and only jobs queued since need one.
+	valid bool
 }
 
 var _ Policy = (*Conservative)(nil)
@@ -35,23 +39,55 @@ func (*Conservative) Name() string { return "conservative" }
 
 func (c *Conservative) Schedule(v *View) {
 	p := &c.p
-	p.reset(v.Now, v.Free(), v.PowerHeadroom())
-	for i := 0; i < v.Running(); i++ {
-		r := v.RunningJob(i) // in estimated-end order, so appends stay sorted
-		p.release(math.Max(v.Now, r.EstEnd), r.Procs, r.Power)
+	from := 0
+	if !v.Changed() && c.valid {
+		p.advance(v.Now)
+		from = v.NewFrom()
+	} else {
+		p.reset(v.Now, v.Free(), v.PowerHeadroom())
+		for i := 0; i < v.Running(); i++ {
+			r := v.RunningJob(i) // in estimated-end order, so appends stay sorted
+			p.release(math.Max(v.Now, r.EstEnd), r.Procs, r.Power)
+		}
 	}
-	for i := v.Next(0, v.Total); i >= 0 && v.Free() > 0; i = v.Next(i+1, v.Total) {
+	c.valid = true
+	for i := v.Next(from, v.Total); i >= 0; i = v.Next(i+1, v.Total) {
+		if v.Free() == 0 {
+			c.valid = false // later jobs keep no reservation in p
+			break
+		}
 		q := v.Job(i)
 		t := p.earliest(q.Procs, q.Power, q.Est)
 		if math.IsInf(t, 1) {
 			continue // deferred: does not fit under the current limit
 		}
-		if t == v.Now && v.Fits(i) {
-			v.Start(i)
+		if t == v.Now {
+			if !v.Fits(i) {
+				c.valid = false // reserved now but not started: recompute next time
+			} else {
+				v.Start(i)
+			}
 		}
 		v.Reserve(i, t)
 		p.reserve(t, t+q.Est, q.Procs, q.Power)
 	}
+}
+
+// advance drops the part of the profile before now, keeping the step in
+// force at now.
+func (p *profile) advance(now float64) {
+	k, found := slices.BinarySearch(p.t, now)
+	if !found {
+		k-- // the step in force at now starts before it
+	}
+	if k <= 0 {
+		p.t[0] = now
+		return
+	}
+	p.t = append(p.t[:0], p.t[k:]...)
+	p.free = append(p.free[:0], p.free[k:]...)
+	p.room = append(p.room[:0], p.room[k:]...)
+	p.t[0] = now
 }
 
 // profile is a step function of free processors and power headroom over

@@ -40,8 +40,13 @@ import (
 //     powercap.Knapsack; evict the others (they requeue with their original
 //     submit time and restart from scratch) and re-optimise the levels.
 //
-// DR keeps its buffers between calls, so in steady state Adjust does not
-// allocate. One DR value serves one engine.
+// Cost: outside events Adjust returns at once. Under a limit it first
+// tries the common case without synchronising or copying anything: the
+// problem is separable but for the power constraint, so if every job at
+// its own least-energy level fits, that is the optimum (quick); only when
+// the limit binds does it build the knapsack. DR keeps its buffers between
+// calls, so in steady state Adjust does not allocate. One DR value serves
+// one engine.
 type DR struct {
 	mckp    powercap.MCKP
 	knap    powercap.Knapsack
@@ -56,7 +61,8 @@ type DR struct {
 	lowest  []int // per app: the level of least power
 	lowered bool  // some job may be below its top level
 
-	// Counters, for tests and reports.
+	// Counters, for tests and reports: level problems solved in full (the
+	// quick path excluded) and those that needed evictions.
 	Solves, Infeasible int
 }
 

@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // ProcsField selects the SWF field that gives a job's processor count.
@@ -75,7 +76,7 @@ func openStream(r io.Reader, file string) (io.Reader, bool, error) {
 	}
 	zr, err := gzip.NewReader(br)
 	if err != nil {
-		return nil, false, fmt.Errorf("%s: gzip: %v", file, err)
+		return nil, false, fmt.Errorf("%s: gzip: %v", file, strings.TrimPrefix(err.Error(), "gzip: "))
 	}
 	return zr, true, nil
 }
@@ -153,7 +154,7 @@ func (r *Reader) readLine() ([]byte, error) {
 		if r.gz {
 			what = "gzip (truncated or corrupt?)"
 		}
-		return nil, fmt.Errorf("%s:%d: %s: %v", r.opt.File, r.rep.Lines+1, what, err)
+		return nil, fmt.Errorf("%s:%d: %s: %s", r.opt.File, r.rep.Lines+1, what, strings.TrimPrefix(err.Error(), "gzip: "))
 	}
 	r.rep.Lines++
 	if r.rep.Lines == 1 {

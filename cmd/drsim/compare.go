@@ -46,7 +46,15 @@ var compareCommand = &cli.Command{
 		if err := writeCompareFiles(c.String("out"), cmp, c.Bool("plot")); err != nil {
 			return err
 		}
-		return cmp.WriteMarkdown(c.App.Writer)
+		if err := cmp.WriteMarkdown(c.App.Writer); err != nil {
+			return err
+		}
+		for _, r := range cmp.Rows {
+			if r.Violations > 0 {
+				return fmt.Errorf("compare: %s, DR ratio %g, %d processors: %d invariant violations", r.Policy, r.Ratio, r.Procs, r.Violations)
+			}
+		}
+		return nil
 	},
 }
 

@@ -177,10 +177,7 @@ func (c *Comparison) run(ctx context.Context, cfg CompareConfig, base Spec, size
 				s := base
 				s.Procs, s.DRRatio, s.DVFS = k.procs, k.ratio, k.policy
 				tr := traces[slices.Index(sizes, k.procs)]
-				k.res, k.err = Run(ctx, s, tr, Outputs{Power: &k.power})
-				if k.err == nil && k.power.err != nil {
-					k.err = k.power.err
-				}
+				k.res, k.err = Run(ctx, s, tr, Outputs{Observer: &k.power})
 			}
 		}()
 	}

@@ -93,3 +93,29 @@ func TestCompareErrors(t *testing.T) {
 		t.Error("size x accepted")
 	}
 }
+
+// Every governor works with every scheduling policy under DR events: all
+// jobs finish, the online checks pass, and only dr is bound to the limit.
+func TestEveryPolicyAndGovernor(t *testing.T) {
+	base := Spec{Jobs: 600, Procs: 64, DRRatio: 0.4, DRDuration: "1h-3h", Check: true}
+	tr, err := Load(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pol := range []string{"fcfs", "easy", "conservative"} {
+		for _, gov := range []string{"performance", "powersave", "dr"} {
+			s := base
+			s.Policy, s.DVFS = pol, gov
+			r, err := Run(context.Background(), s, tr, Outputs{})
+			if err != nil {
+				t.Fatalf("%s/%s: %v", pol, gov, err)
+			}
+			if r.Stats.NViolations > 0 || r.Summary.Jobs != len(tr.Jobs) {
+				t.Errorf("%s/%s: %d violations %v, %d of %d jobs", pol, gov, r.Stats.NViolations, r.Stats.Violations, r.Summary.Jobs, len(tr.Jobs))
+			}
+			if gov == "dr" && r.Summary.ExcessJ > 0 {
+				t.Errorf("%s/dr: %v J above the limit", pol, r.Summary.ExcessJ)
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -271,4 +272,18 @@ func TestRunWithEvents(t *testing.T) {
 	if j1.String() != j2.String() {
 		t.Errorf("the same events from a file give a different run:\n%s\n%s", j2.String(), j1.String())
 	}
+}
+
+// Two touching events at the same limit merge into one step; outside
+// events the base limit (here none: +Inf) applies.
+func ExampleSteps() {
+	ev := []Event{{Start: 3600, End: 7200, LimitW: 8e4}, {Start: 7200, End: 9000, LimitW: 8e4}, {Start: 20000, End: 23600, LimitW: 6e4}}
+	for _, s := range Steps(ev, 0, 0) {
+		fmt.Println(s.T, s.W)
+	}
+	// Output:
+	// 3600 80000
+	// 9000 +Inf
+	// 20000 60000
+	// 23600 +Inf
 }

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Runs every go test -fuzz target of drsim, one after another.
+#
+#   scripts/fuzz.sh                 every target, $FUZZTIME each (default 30s)
+#   scripts/fuzz.sh Prices Reader   only targets whose name matches a pattern
+#
+# Environment: FUZZTIME (go test -fuzztime: 30s, 10m, 5000x), FUZZPARALLEL
+# (workers per target, default 1), DRSIM_SHARED (seed the targets with the
+# real traces, price and power files). A crasher is saved by go test under
+# <package>/testdata/fuzz/<Target>/ and makes this script exit 1 after the
+# remaining targets have run; rerun it with go test -run <Target>/<file>.
+set -u
+cd "$(dirname "$0")/.."
+
+FUZZTIME=${FUZZTIME:-30s}
+FUZZPARALLEL=${FUZZPARALLEL:-1}
+
+# package target: the table of contents of the fuzz targets.
+TARGETS="
+./workloads FuzzReader
+./workloads FuzzLoad
+./contracts FuzzPricesCSV
+./contracts FuzzPricesPJM
+./contracts FuzzPricesEPF
+./contracts FuzzPricesElspot
+./contracts FuzzPricesDetect
+./contracts FuzzVerify
+./contracts FuzzOptimal
+./powercap FuzzReadGeneric
+./powercap FuzzReadPCMSweep
+./powercap FuzzReadECP
+./powercap FuzzReadIconoclast
+./powercap FuzzDecodeModel
+./scheduler/sim FuzzDecodeEvents
+./netmodel FuzzLoadTopology
+./scheduler/sweep FuzzParseConfig
+"
+
+failed=()
+while read -r pkg target; do
+	[ -z "$pkg" ] && continue
+	if [ $# -gt 0 ]; then
+		match=0
+		for pat in "$@"; do [[ $target == *"$pat"* ]] && match=1; done
+		[ $match = 1 ] || continue
+	fi
+	log=$(mktemp)
+	go test "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" -parallel "$FUZZPARALLEL" >"$log" 2>&1
+	rc=$?
+	execs=$(grep -o 'execs: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+	if [ $rc = 0 ]; then
+		printf '%-18s %-20s ok    %s execs\n' "$pkg" "$target" "${execs:-?}"
+	else
+		printf '%-18s %-20s FAIL  %s execs\n' "$pkg" "$target" "${execs:-?}"
+		sed 's/^/    /' "$log" | tail -30
+		failed+=("$target")
+	fi
+	rm -f "$log"
+done <<<"$TARGETS"
+
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "fuzz: failing targets: ${failed[*]}"
+	exit 1
+fi
