@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -15,7 +16,8 @@ func TestRegistryBuildsEveryPlacement(t *testing.T) {
 			t.Errorf("New(%q).Name() = %q", name, a.Name())
 		}
 	}
-	if _, err := Placements.New("nope", PlacementConfig{Procs: 8}); err == nil || err.Error() != `cluster: unknown placement "nope" (known: contiguous, scattered)` {
+	want := `cluster: unknown placement "nope" (known: ` + strings.Join(Placements.Names(), ", ") + ")"
+	if _, err := Placements.New("nope", PlacementConfig{Procs: 8}); err == nil || err.Error() != want {
 		t.Errorf("unknown placement error = %v", err)
 	}
 }
@@ -95,12 +97,16 @@ func TestMeterIntegratesExactly(t *testing.T) {
 	m := NewMeter(4, 10, 0) // 4 idle procs at 10 W
 	m.Advance(5)            // 40 W × 5 s
 	m.Change(200, 2)        // 2 procs busy at 100 W each
-	m.Advance(15)           // (200 + 2×10) × 10 s
+	m.Observe()
+	m.Advance(15) // (200 + 2×10) × 10 s
 	if m.BusyJ != 2000 || m.IdleJ != 200+200 || m.Energy() != 2400 {
 		t.Fatalf("busy %v idle %v total %v, want 2000 400 2400", m.BusyJ, m.IdleJ, m.Energy())
 	}
 	mean, std := m.MeanStd() // 40 W for 5 s, 220 W for 10 s: mean 160, var 7200
 	if mean != 160 || std != 84.8528137423857 {
 		t.Fatalf("mean %v std %v", mean, std)
+	}
+	if m.PeakW != 220 {
+		t.Fatalf("peak %v, want 220", m.PeakW)
 	}
 }

@@ -72,13 +72,16 @@ func (m *Meter) Change(busyDelta float64, procDelta int) {
 	if m.busyW < 0 && m.busyW > -1e-6 { // cancellation noise
 		m.busyW = 0
 	}
-	m.Observe()
 }
 
 // SetLimit changes the power limit in force at the current time.
-func (m *Meter) SetLimit(w float64) { m.Limit = w; m.Observe() }
+func (m *Meter) SetLimit(w float64) { m.Limit = w }
 
 // Observe updates the peak and the worst excess with the current power.
+// Power is piecewise constant between instants, so the engine observes it
+// once at the end of every instant: states that exist only part-way
+// through an instant (after a finish but before the governor reacts) last
+// no time and draw no energy.
 func (m *Meter) Observe() {
 	p := m.Power()
 	if p > m.PeakW {

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -116,7 +117,7 @@ func (t *Topology) Alloc(n int, dst []Range) ([]Range, bool) {
 	if u := bestFit(t.unitFree, nil, need); u >= 0 {
 		t.takeUnit(u, need)
 	} else if g := bestFit(t.groupFree, nil, need); g >= 0 {
-		t.takeGroup(g, need)
+		t.fillGroup(g, need)
 	} else {
 		t.groups = mostFree(t.groups[:0], t.groupFree, nil)
 		for _, g := range t.groups {
@@ -141,20 +142,19 @@ func (t *Topology) Alloc(n int, dst []Range) ([]Range, bool) {
 // bestFit returns the index among ids (all indices when ids is nil) with
 // the smallest free[i] ≥ need, the lowest on ties, or −1.
 func bestFit(free, ids []int32, need int32) int32 {
-	best := int32(-1)
-	try := func(i int32) {
-		if f := free[i]; f >= need && (best < 0 || f < free[best]) {
-			best = i
-		}
-	}
+	best, bf := int32(-1), int32(math.MaxInt32)
 	if ids == nil {
-		for i := range free {
-			try(int32(i))
+		for i, f := range free {
+			if f >= need && f < bf {
+				best, bf = int32(i), f
+			}
 		}
 		return best
 	}
 	for _, i := range ids {
-		try(i)
+		if f := free[i]; f >= need && f < bf {
+			best, bf = i, f
+		}
 	}
 	return best
 }
@@ -179,12 +179,18 @@ func mostFree(dst, free, ids []int32) []int32 {
 	return dst
 }
 
-// takeGroup takes up to need processors from group g, switches with the
-// most free first, and returns how many are still needed.
+// takeGroup takes up to need processors from group g: from the
+// best-fitting switch if one holds them all, else as fillGroup.
 func (t *Topology) takeGroup(g, need int32) int32 {
 	if u := bestFit(t.unitFree, t.groupUnits[g], need); u >= 0 {
 		return t.takeUnit(u, need)
 	}
+	return t.fillGroup(g, need)
+}
+
+// fillGroup takes up to need processors from group g, switches with the
+// most free first, and returns how many are still needed.
+func (t *Topology) fillGroup(g, need int32) int32 {
 	t.units = mostFree(t.units[:0], t.unitFree, t.groupUnits[g])
 	for _, u := range t.units {
 		if need = t.takeUnit(u, need); need == 0 {

@@ -84,5 +84,5 @@ func appendNum(b []byte, v float64) []byte {
 	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
 		return strconv.AppendInt(b, int64(v), 10)
 	}
-	return strconv.AppendFloat(b, v, 'g', -1, 64)
+	return strconv.AppendFloat(b, v, 'f', -1, 64)
 }

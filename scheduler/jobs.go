@@ -283,6 +283,7 @@ func (e *Engine) violate(format string, a ...any) {
 
 // observePower reports the cluster state when it changed.
 func (e *Engine) observePower() error {
+	e.meter.Observe()
 	if e.cfg.Check && e.powerAware && e.meter.Power() > e.meter.Limit*(1+1e-9)+1e-6 {
 		e.violate("power %.3f W above the limit %.3f W", e.meter.Power(), e.meter.Limit)
 	}

@@ -17,7 +17,7 @@ var generateCommand = &cli.Command{
 		&cli.IntFlag{Name: "jobs", Usage: "number of jobs", Value: 10000},
 		&cli.Int64Flag{Name: "procs", Usage: "machine size in processors", Value: 256},
 		&cli.Uint64Flag{Name: "seed", Usage: "random seed", Value: 1},
-		&cli.Float64Flag{Name: "rate", Usage: "arrival-rate factor (2: twice as many jobs per day)", Value: 1},
+		&cli.Float64Flag{Name: "rate", Usage: "arrival-rate factor (1: the published batch model; 2: twice as many jobs per day)", Value: workloads.DefaultRate},
 		&cli.StringFlag{Name: "out", Usage: "write to FILE (atomically) instead of standard output"},
 		&cli.BoolFlag{Name: "force", Usage: "overwrite an existing --out FILE"},
 	},

@@ -34,11 +34,11 @@ func Example() {
 	fmt.Printf("mean turnaround: %.0f → %.0f s\n", s.MeanTurnBase, s.MeanTurnDR)
 	// Output:
 	// illustrative prices: true
-	// jobs by type: [111 83 106] contracts: [84 28 13]
+	// jobs by type: [111 83 106] contracts: [79 23 9]
 	// menus: 47 all verified: true
-	// energy: 6566.9 → 6484.7 kWh
-	// cost saving: 7.22 rewards: 2.26 profit: 4.96
-	// mean turnaround: 41416 → 45299 s
+	// energy: 7252.8 → 7055.2 kWh
+	// cost saving: 3.38 rewards: 1.78 profit: 1.60
+	// mean turnaround: 58670 → 55064 s
 }
 
 func allOK(res *replay.Result) bool {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -37,7 +38,7 @@ func Load(s Spec) (*workloads.Trace, error) {
 	if d.Trace != "" {
 		return workloads.LoadFile(d.Trace, opt)
 	}
-	cfg := workloads.LublinConfig{Seed: d.Seed}
+	cfg := workloads.LublinConfig{Seed: d.Seed, RateFactor: workloads.DefaultRate}
 	if d.Procs > 0 {
 		cfg.Procs = int64(d.Procs)
 	}
@@ -78,6 +79,11 @@ type Result struct {
 	PeakW   float64                  // cluster peak power used for fractional limits (W)
 	Tables  []powercap.Table         // level table per application, by index
 	AppOf   func(*workloads.Job) int // the job→application mapping the run used
+
+	// WindowExcessW is, in the power-cap modes, the worst excess of the
+	// power averaged over the RAPL window (Spec.RAPLWindow) over a constant
+	// finite limit (W), floored at 0: 0 means the RAPL invariant held.
+	WindowExcessW float64
 }
 
 // Run simulates tr (from Load) under s.
@@ -110,7 +116,7 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 		return nil, specErr(err)
 	}
 	cfg.Apps, cfg.AppOf, cfg.IdleW = pw.tables, pw.appOf, pw.idleW
-	if cfg.Governor, err = scheduler.Governors.New(d.DVFS, scheduler.GovernorConfig{Seed: d.Seed}); err != nil {
+	if cfg.Governor, err = governorFor(d, pw.names); err != nil { // powercap.go
 		return nil, specErr(err)
 	}
 	limits, err := Limits(d, tr, pw.peakW(procs))
@@ -141,6 +147,8 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 		cfg.Power = pcsv
 	}
 	cfg.Power = fanPower(cfg.Power, out.Observer)
+	win := capWindow(d) // powercap_window.go: RAPL window check (cap modes only)
+	cfg.Power = fanPower(cfg.Power, win.observer())
 	cfg.JobLevel = out.JobLevel
 	if err := useNetwork(&cfg, d, pw.names, sum); err != nil {
 		return nil, err
@@ -167,7 +175,7 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 	st := *eng.Stats()
 	sum.Dropped += st.Dropped
 	return &Result{Spec: d, Summary: sum, Stats: st, Limits: limits, Apps: pw.names, PeakW: pw.peakW(procs),
-		Tables: pw.tables, AppOf: pw.appOf}, nil
+		Tables: pw.tables, AppOf: pw.appOf, WindowExcessW: win.result(sum.LastEnd)}, nil
 }
 
 func fillEnergy(s *results.Summary, eng *scheduler.Engine) {
@@ -202,11 +210,14 @@ type power struct {
 	tables []powercap.Table
 	appOf  func(*workloads.Job) int
 	idleW  float64
+	used   []bool // the app map can choose tables[i]
 }
 
+// peakW is the cluster's peak power: every processor busy with the most
+// power-hungry application the map can choose, at its top level.
 func (p *power) peakW(procs int) float64 {
 	peak := 0.0
-	for _, t := range p.tables {
+	for _, t := range p.usedTables() {
 		peak = math.Max(peak, t.Max().Power)
 	}
 	return peak * float64(procs)
@@ -214,8 +225,16 @@ func (p *power) peakW(procs int) float64 {
 
 func buildPower(d Spec, procs int) (*power, error) {
 	var profiles []powercap.Profile
+	named := appMapNames(d.AppMap)
 	if d.Models == "builtin" {
 		profiles = powercap.Builtin()
+		if named == nil {
+			// Rules that spread jobs over every profile (exe, user, plain
+			// mix) use the profiles measured on one machine: the PCM sweeps,
+			// which have cap models. miniMD was measured on a desktop
+			// package an order of magnitude smaller; name it to use it.
+			profiles = slices.DeleteFunc(profiles, func(p powercap.Profile) bool { return p.Cap == nil })
+		}
 	} else {
 		var err error
 		if profiles, err = powercap.LoadModels(d.Models); err != nil {
@@ -229,10 +248,10 @@ func buildPower(d Spec, procs int) (*power, error) {
 	p := &power{}
 	var usable []powercap.Profile
 	for _, pr := range profiles {
-		if pr.Freq == nil && pr.Bound == nil {
-			continue // cap-only model files serve the power-cap modes
+		t, ok, err := profileTable(d, pr, ps) // powercap.go: frequency or cap table
+		if !ok {
+			continue
 		}
-		t, err := pr.FreqTable(ps)
 		if err != nil {
 			return nil, fmt.Errorf("app %s: %w", pr.Name, err)
 		}
@@ -241,23 +260,59 @@ func buildPower(d Spec, procs int) (*power, error) {
 		p.names = append(p.names, pr.Name)
 	}
 	if len(usable) == 0 {
-		return nil, fmt.Errorf("models %s: no application has a frequency model", d.Models)
+		return nil, noModels(d)
 	}
 	m, err := powercap.NewAppMap(d.AppMap, usable, d.Seed)
 	if err != nil {
 		return nil, err
 	}
 	p.appOf = m.App
+	// Idle and peak power come from the applications the map can choose.
+	p.used = make([]bool, len(p.tables))
+	for i, n := range p.names {
+		p.used[i] = named == nil || slices.Contains(named, strings.ToLower(n))
+	}
 	p.idleW = d.IdleW
 	if p.idleW == 0 {
-		p.idleW = IdlePower(p.tables)
+		p.idleW = IdlePower(p.usedTables())
 	}
 	for i, t := range p.tables {
-		if t.Min().Power < p.idleW {
+		if p.used[i] && t.Min().Power < p.idleW {
 			return nil, fmt.Errorf("idle power %g W per processor is above app %s's power at its lowest level (%g W)", p.idleW, p.names[i], t.Min().Power)
 		}
 	}
 	return p, nil
+}
+
+// appMapNames returns the application names an app-map spec names
+// (one:NAME, mix:a=w,b=w with w > 0), lower-cased, or nil for rules that
+// use every profile.
+func appMapNames(spec string) []string {
+	kind, arg, _ := strings.Cut(spec, ":")
+	if arg == "" || (kind != "one" && kind != "mix") {
+		return nil
+	}
+	var out []string
+	for _, part := range strings.Split(arg, ",") {
+		name, w, hasW := strings.Cut(part, "=")
+		if hasW {
+			if v, err := strconv.ParseFloat(strings.TrimSpace(w), 64); err == nil && v <= 0 {
+				continue
+			}
+		}
+		out = append(out, strings.ToLower(strings.TrimSpace(name)))
+	}
+	return out
+}
+
+func (p *power) usedTables() []powercap.Table {
+	var out []powercap.Table
+	for i, t := range p.tables {
+		if p.used[i] {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // IdlePower is the default idle draw of a processor: 40% of the lowest
