@@ -71,7 +71,7 @@ func ReadGeneric(fsys fs.FS, name string) (Dataset, error) {
 	}
 	for _, need := range []string{"app", "x", "power_w", "runtime_s"} {
 		if cols[need] == 0 {
-			return Dataset{}, &FileError{File: name, Line: 1, Field: need, Err: fmt.Errorf("missing column (header has %s)", strings.Join(header, ","))}
+			return Dataset{}, &FileError{File: name, Line: 1, Field: need, Err: fmt.Errorf("missing column (header has %s)", oneLine(strings.Join(header, ",")))}
 		}
 	}
 	var rows []genericRow
@@ -183,6 +183,10 @@ func readCSV(fsys fs.FS, name string) ([][]string, error) {
 		recs = append(recs, rec)
 	}
 }
+
+// oneLine escapes the line breaks a quoted CSV field may hold, so that an
+// error quoting it stays one line.
+func oneLine(s string) string { return strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(s) }
 
 // csvErr places an encoding/csv error at its line and column of name.
 func csvErr(name string, err error) error {

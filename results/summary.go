@@ -15,6 +15,7 @@ type Summary struct {
 	Procs     int     `json:"processors"`
 	Jobs      int     `json:"jobs_simulated"`
 	Dropped   int     `json:"jobs_dropped"`
+	DropWhy   string  `json:"dropped_by_reason,omitempty"` // e.g. "run_time=0: 8, no processors: 1"
 	Killed    int     `json:"jobs_walltime_reached"`
 	FirstSub  float64 `json:"first_submit_s"`
 	LastEnd   float64 `json:"last_end_s"`
@@ -161,7 +162,11 @@ func (s *Summary) WriteTable(w io.Writer) error {
 	t.Add("policy", s.Policy)
 	t.Add("processors", fmt.Sprint(s.Procs))
 	t.Add("jobs simulated", fmt.Sprint(s.Jobs))
-	t.Add("jobs dropped", fmt.Sprint(s.Dropped))
+	if s.DropWhy != "" {
+		t.Add("jobs dropped", fmt.Sprintf("%d (%s)", s.Dropped, s.DropWhy))
+	} else {
+		t.Add("jobs dropped", fmt.Sprint(s.Dropped))
+	}
 	t.Add("walltime reached", fmt.Sprint(s.Killed))
 	t.Add("makespan", fmt.Sprintf("%.0f s (%.2f d)", s.Makespan, s.Makespan/86400))
 	t.Add("utilisation", fmt.Sprintf("%.2f %%", 100*s.Util))

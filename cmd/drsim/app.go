@@ -9,30 +9,48 @@ import (
 // newApp builds the command-line application. main and the golden tests use
 // the same constructor, so tests see exactly what users see.
 func newApp(stdout, stderr io.Writer) *cli.App {
-	return &cli.App{
-		Name:            "drsim",
-		Usage:           "batch-scheduler and energy demand-response simulator for HPC centres",
-		Writer:          stdout,
-		ErrWriter:       stderr,
-		HideHelpCommand: true,
-		ExitErrHandler:  func(*cli.Context, error) {}, // main prints and picks the exit code
+	app := &cli.App{
+		Name:           "drsim",
+		Usage:          "batch-scheduler and energy demand-response simulator for HPC centres",
+		Writer:         stdout,
+		ErrWriter:      stderr,
+		ExitErrHandler: func(*cli.Context, error) {}, // main prints and picks the exit code
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usageErr(err)
+		},
+		// A word that is not a verb is a usage error, not a help lookup.
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return usagef("unknown command %q (drsim help lists them)", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
 		},
 		// One line per verb; each verb lives in its own file.
 		Commands: []*cli.Command{
 			runCommand,
-			netCommand,
-			measureCommand,
-			calibrateCommand,
-			appsCommand,
-			predictCommand,
-			contractCommand,
 			traceCommand,
 			generateCommand,
 			compareCommand,
+			calibrateCommand,
+			appsCommand,
+			predictCommand,
+			measureCommand,
+			contractCommand,
+			netCommand,
 			sweepCommand,
 			mergeCommand,
 		},
 	}
+	// Unknown or malformed flags of any verb are usage errors (exit 2).
+	var walk func([]*cli.Command)
+	walk = func(cs []*cli.Command) {
+		for _, c := range cs {
+			if c.OnUsageError == nil {
+				c.OnUsageError = app.OnUsageError
+			}
+			walk(c.Subcommands)
+		}
+	}
+	walk(app.Commands)
+	return app
 }

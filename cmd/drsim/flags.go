@@ -39,6 +39,11 @@ func simFlags() []cli.Flag {
 		&cli.StringFlag{Name: "preset", Usage: "machine for the network model and topology placement: hopper, mira, edison or stampede"},
 		&cli.StringFlag{Name: "topology", Usage: "topology description `FILE` (.toml or .json), instead of --preset"},
 		&cli.StringFlag{Name: "interference", Usage: "concurrent jobs share network links (max-min): on or off", Value: "off"},
+		&cli.StringFlag{Name: "powercap", Usage: "power-cap mode instead of --dvfs: off, performance (Pmax), powersave (Pmin), dr or uniform", Value: "off"},
+		&cli.StringFlag{Name: "cap-grid", Usage: "admissible package caps MIN:MAX:STEP in W (default 80:250:10)"},
+		&cli.Float64Flag{Name: "rapl-window", Usage: "RAPL averaging window in s for the window-averaged limit check (default 1)"},
+		&cli.Float64Flag{Name: "malleable", Usage: "fraction of jobs (seeded hash of the job ID) that may shrink during DR events (--powercap dr)"},
+		&cli.Float64Flag{Name: "resize-cost", Usage: "reconfiguration pause per resize in s", Value: 30},
 	}
 }
 
@@ -56,5 +61,7 @@ func specFromFlags(c *cli.Context) sim.Spec {
 		BaseLimit: c.Float64("base-limit"),
 		NetModel:  c.String("netmodel"), Preset: c.String("preset"), Topology: c.String("topology"),
 		Interference: c.String("interference"),
+		PowerCap:     c.String("powercap"), CapGrid: c.String("cap-grid"), RAPLWindow: c.Float64("rapl-window"),
+		Malleable: c.Float64("malleable"), ResizeCost: c.Float64("resize-cost"),
 	}
 }

@@ -163,6 +163,7 @@ func (res *Result) WriteText(w io.Writer) error {
 	t.Rows = [][]string{
 		{"prices", price},
 		{"price mapping", s.Mapping},
+		{"price notes", strings.Join(s.PriceNotes, "; ")},
 		{"first slot at price time", s.FirstSlot.Format(time.RFC3339)},
 		{"slot, PUE, cost", fmt.Sprintf("%s, %g, %s", s.Slot, s.PUE, s.Cost)},
 		{"types θ", joinF(s.Theta) + " (rule " + s.Rule + ", count " + s.Count + ")"},

@@ -127,6 +127,13 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 
 	sum := results.NewSummary(d.Policy, procs)
 	sum.Dropped = int(tr.Report.Dropped)
+	var why []string
+	for _, a := range tr.Report.Anomalies {
+		if a.Count > 0 && a.Reason.Dropped() {
+			why = append(why, fmt.Sprintf("%s: %d", a.Reason, a.Count))
+		}
+	}
+	sum.DropWhy = strings.Join(why, ", ")
 	recs := results.Recorders{sum}
 	var jobs *results.JobsCSV
 	if out.Jobs != nil {
