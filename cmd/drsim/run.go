@@ -21,22 +21,26 @@ var runCommand = &cli.Command{
 		&cli.StringFlag{Name: "out", Usage: "directory for jobs.csv, power.csv and summary.json"},
 		&cli.BoolFlag{Name: "force", Usage: "overwrite an existing --out directory"},
 		&cli.Float64Flag{Name: "power-step", Usage: "write at most one power.csv row per this many seconds (0: every change)"},
+		&cli.BoolFlag{Name: "stream", Usage: "stream jobs from the trace file instead of loading it (automatic above 32 MiB)"},
 	),
 	Action: func(c *cli.Context) error {
 		if err := noArgs(c); err != nil {
 			return err
 		}
 		spec := specFromFlags(c)
-		tr, err := sim.Load(spec)
+		tr, src, closeTrace, err := sim.Open(spec, c.Bool("stream"))
 		if err != nil {
 			return usageErr(err)
 		}
+		defer closeTrace()
 		out, err := newRunOutputs(c.String("out"), c.Bool("force"))
 		if err != nil {
 			return err
 		}
 		defer out.abort()
-		res, err := sim.Run(c.Context, spec, tr, out.outputs(c.Float64("power-step")))
+		o := out.outputs(c.Float64("power-step"))
+		o.Source = src
+		res, err := sim.Run(c.Context, spec, tr, o)
 		if err != nil {
 			return inputOr(err)
 		}

@@ -20,20 +20,9 @@ import (
 // when Trace is empty, applying the job and machine-size options.
 func Load(s Spec) (*workloads.Trace, error) {
 	d := s.withDefaults()
-	opt := workloads.Options{MaxJobs: d.Jobs, MachineProcs: int64(d.Procs)}
-	switch d.ProcsField {
-	case "req":
-	case "alloc":
-		opt.ProcsField = workloads.ProcsAlloc
-	default:
-		return nil, oneOf("procs-field", d.ProcsField, "req", "alloc")
-	}
-	switch d.Estimate {
-	case "req":
-	case "run":
-		opt.EstimateField = workloads.EstimateRun
-	default:
-		return nil, oneOf("estimate", d.Estimate, "req", "run")
+	opt, err := readOptions(d)
+	if err != nil {
+		return nil, err
 	}
 	if d.Trace != "" {
 		return workloads.LoadFile(d.Trace, opt)
@@ -57,12 +46,33 @@ func Load(s Spec) (*workloads.Trace, error) {
 	return tr, nil
 }
 
+// readOptions turns the spec's trace options into reader options.
+func readOptions(d Spec) (workloads.Options, error) {
+	opt := workloads.Options{MaxJobs: d.Jobs, MachineProcs: int64(d.Procs)}
+	switch d.ProcsField {
+	case "req":
+	case "alloc":
+		opt.ProcsField = workloads.ProcsAlloc
+	default:
+		return opt, oneOf("procs-field", d.ProcsField, "req", "alloc")
+	}
+	switch d.Estimate {
+	case "req":
+	case "run":
+		opt.EstimateField = workloads.EstimateRun
+	default:
+		return opt, oneOf("estimate", d.Estimate, "req", "run")
+	}
+	return opt, nil
+}
+
 // Outputs are the optional per-run outputs.
 type Outputs struct {
 	Jobs      io.Writer        // jobs.csv
 	Power     io.Writer        // power.csv
 	PowerStep float64          // at most one power.csv row per step (s); 0 = every change
 	Record    results.Recorder // extra per-job recorder
+	Source    scheduler.Source // jobs to replay instead of tr.Jobs (from Open, streaming)
 
 	// Hooks for simulations built on Run (the contract simulation).
 	Observer scheduler.PowerObserver  // receives the power time series too (besides Power)
@@ -124,6 +134,9 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 		return nil, specErr(err)
 	}
 	cfg.Limits = limits
+	if err := useNodePower(&cfg, d); err != nil { // nodepower.go
+		return nil, specErr(err)
+	}
 
 	sum := results.NewSummary(d.Policy, procs)
 	sum.Dropped = int(tr.Report.Dropped)
@@ -164,7 +177,11 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 	if err != nil {
 		return nil, specErr(err)
 	}
-	if err := eng.Run(ctx, &scheduler.SliceSource{Jobs: tr.Jobs}); err != nil {
+	var src scheduler.Source = &scheduler.SliceSource{Jobs: tr.Jobs}
+	if out.Source != nil {
+		src = out.Source
+	}
+	if err := eng.Run(ctx, src); err != nil {
 		return nil, err
 	}
 	if jobs != nil {
@@ -191,6 +208,7 @@ func fillEnergy(s *results.Summary, eng *scheduler.Engine) {
 		return
 	}
 	s.EnergyKWh, s.JobKWh, s.IdleKWh = m.Energy()/3.6e6, m.BusyJ/3.6e6, m.IdleJ/3.6e6
+	s.OffKWh, s.TransitionKWh, s.Boots = m.OffJ/3.6e6, m.TransJ/3.6e6, eng.Stats().Boots
 	s.PeakW = m.PeakW
 	s.MeanW, s.StdW = m.MeanStd()
 	if m.DRTime > 0 {
