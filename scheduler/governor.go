@@ -59,8 +59,13 @@ func (c *Control) Limit() float64 { return c.e.meter.Limit }
 // InDR reports whether a finite limit is in force.
 func (c *Control) InDR() bool { return !math.IsInf(c.e.meter.Limit, 1) }
 
-// IdlePower returns the power drawn by idle processors now (W).
+// IdlePower returns the power drawn by idle processors now (W); with node
+// power states, everything but executing jobs: idle processors, off and
+// booting nodes.
 func (c *Control) IdlePower() float64 {
+	if c.e.np != nil {
+		return c.e.meter.NonJobW()
+	}
 	return float64(c.e.alloc.Free()) * c.e.cfg.IdleW
 }
 

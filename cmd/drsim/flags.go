@@ -44,6 +44,10 @@ func simFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "rapl-window", Usage: "RAPL averaging window in s for the window-averaged limit check (default 1)"},
 		&cli.Float64Flag{Name: "malleable", Usage: "fraction of jobs (seeded hash of the job ID) that may shrink during DR events (--powercap dr)"},
 		&cli.Float64Flag{Name: "resize-cost", Usage: "reconfiguration pause per resize in s", Value: 30},
+		&cli.Float64Flag{Name: "suspend-after", Usage: "power a node off after its processors have all been free this many s (0: never)"},
+		&cli.Float64Flag{Name: "resume-time", Usage: "s a powered-off node takes to boot; jobs on it wait (with --suspend-after)"},
+		&cli.Float64Flag{Name: "boot-w", Usage: "power of a booting node in W (default: the node's idle power)"},
+		&cli.Float64Flag{Name: "off-w", Usage: "power of a powered-off node in W"},
 	}
 }
 
@@ -63,5 +67,7 @@ func specFromFlags(c *cli.Context) sim.Spec {
 		Interference: c.String("interference"),
 		PowerCap:     c.String("powercap"), CapGrid: c.String("cap-grid"), RAPLWindow: c.Float64("rapl-window"),
 		Malleable: c.Float64("malleable"), ResizeCost: c.Float64("resize-cost"),
+		SuspendAfter: c.Float64("suspend-after"), ResumeTime: c.Float64("resume-time"),
+		BootW: c.Float64("boot-w"), OffW: c.Float64("off-w"),
 	}
 }

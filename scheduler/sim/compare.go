@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"drsim/results/plot"
-	"drsim/scheduler"
 	"drsim/workloads"
 )
 
@@ -26,7 +25,9 @@ type CompareConfig struct {
 
 // CompareRow is one (policy, DR ratio, size) cell. Savings are relative to
 // the performance and powersave runs of the same ratio and size, which use
-// the same DR events; "increase" is relative to performance.
+// the same DR events; "increase" is relative to performance. For the
+// power-cap policies (powercap-*, powercap.go) the baselines are
+// powercap-performance and powercap-powersave, on the same cap tables.
 type CompareRow struct {
 	Policy         string  `csv:"policy"`
 	Ratio          float64 `csv:"dr_ratio"`
@@ -59,6 +60,8 @@ type CompareRow struct {
 	OutWaitS       float64 `csv:"out_dr_mean_wait_s"`
 	OutBSld        float64 `csv:"out_dr_mean_bounded_slowdown"`
 	Violations     int     `csv:"check_violations"`
+	Clamped        int     `csv:"clamped_cap_levels"`  // cap levels whose fitted power exceeded the cap (clamped to it)
+	WindowExcessW  float64 `csv:"max_window_excess_w"` // cap modes: worst RAPL-window-averaged excess (0: held)
 }
 
 // Comparison is the result of Compare: rows in (size, ratio, policy) order
@@ -100,11 +103,12 @@ func Compare(ctx context.Context, cfg CompareConfig) (*Comparison, error) {
 		pols = []string{"performance", "powersave", "dr"}
 	}
 	for _, p := range pols {
-		if _, err := scheduler.Governors.New(p, scheduler.GovernorConfig{}); err != nil {
+		if err := checkPolicy(p); err != nil { // powercap.go: governors and powercap-* modes
 			return nil, specErr(err)
 		}
 	}
 	all := append(slices.Clone(pols), "performance", "powersave")
+	all = append(all, capBaselines(pols)...)
 	all = uniq(all)
 	traces := make([]*workloads.Trace, len(sizes))
 	for i, n := range sizes {
@@ -175,7 +179,8 @@ func (c *Comparison) run(ctx context.Context, cfg CompareConfig, base Spec, size
 			defer wg.Done()
 			for k := range next {
 				s := base
-				s.Procs, s.DRRatio, s.DVFS = k.procs, k.ratio, k.policy
+				s.Procs, s.DRRatio = k.procs, k.ratio
+				applyPolicy(&s, k.policy)
 				tr := traces[slices.Index(sizes, k.procs)]
 				k.res, k.err = Run(ctx, s, tr, Outputs{Observer: &k.power})
 			}
@@ -216,8 +221,9 @@ func (c *Comparison) rows(pols []string) {
 			continue
 		}
 		s := k.res.Summary
-		perf, psave := c.find(k, "performance").res.Summary, c.find(k, "powersave").res.Summary
-		perfDR := c.find(k, "performance").power.drJ
+		perfCell := c.find(k, baselineOf(k.policy, "performance"))
+		perf, psave := perfCell.res.Summary, c.find(k, baselineOf(k.policy, "powersave")).res.Summary
+		perfDR := perfCell.power.drJ
 		row := CompareRow{
 			Policy: k.policy, Ratio: k.ratio, Procs: k.procs, Jobs: s.Jobs,
 			EnergyKWh: s.EnergyKWh, SavingPerfPct: saving(perf.EnergyKWh, s.EnergyKWh), SavingPsavePct: saving(psave.EnergyKWh, s.EnergyKWh),
@@ -229,6 +235,8 @@ func (c *Comparison) rows(pols []string) {
 			OutJobs: s.OutDR.Jobs, OutEnergyKWh: s.OutDR.EnergyKWh, OutTurnS: s.OutDR.MeanTurn, OutWaitS: s.OutDR.MeanWait, OutBSld: s.OutDR.MeanBSld,
 			Violations: k.res.Stats.NViolations,
 		}
+		row.Clamped, _ = clampedLevels(k.res)
+		row.WindowExcessW = k.res.WindowExcessW
 		c.Rows = append(c.Rows, row)
 	}
 }

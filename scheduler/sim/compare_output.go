@@ -25,13 +25,13 @@ func (c *Comparison) WriteCSV(w io.Writer) error {
 func (c *Comparison) WriteMarkdown(w io.Writer) error {
 	main := &results.Table{Header: []string{"policy", "DR ratio", "procs", "energy kWh", "saving vs perf %", "saving vs psave %",
 		"turnaround s", "turnaround +% vs perf", "wait s", "bsld", "DR power std kW", "DR std −% vs perf", "DR energy saving %",
-		"max excess W", "energy above limit J", "evictions", "wasted kWh"}}
+		"max excess W", "energy above limit J", "evictions", "wasted kWh", "clamped cap levels"}}
 	split := &results.Table{Header: []string{"policy", "DR ratio", "procs", "in-DR jobs", "in-DR kWh", "in-DR turnaround s", "in-DR wait s", "in-DR bsld",
 		"out-DR jobs", "out-DR kWh", "out-DR turnaround s", "out-DR wait s", "out-DR bsld"}}
 	for _, r := range c.Rows {
 		main.Add(r.Policy, g(r.Ratio), strconv.Itoa(r.Procs), f(r.EnergyKWh, 1), f(r.SavingPerfPct, 2), f(r.SavingPsavePct, 2),
 			f(r.MeanTurnS, 0), f(r.TurnIncPct, 2), f(r.MeanWaitS, 0), f(r.MeanBSld, 2), f(r.DRStdW/1e3, 2), f(r.DRStdRedPct, 2),
-			f(r.DRSavingPct, 2), f(r.MaxExcessW, 1), f(r.ExcessJ, 0), strconv.Itoa(r.Evictions), f(r.WastedKWh, 2))
+			f(r.DRSavingPct, 2), f(r.MaxExcessW, 1), f(r.ExcessJ, 0), strconv.Itoa(r.Evictions), f(r.WastedKWh, 2), strconv.Itoa(r.Clamped))
 		split.Add(r.Policy, g(r.Ratio), strconv.Itoa(r.Procs), strconv.Itoa(r.InJobs), f(r.InEnergyKWh, 1), f(r.InTurnS, 0), f(r.InWaitS, 0), f(r.InBSld, 2),
 			strconv.Itoa(r.OutJobs), f(r.OutEnergyKWh, 1), f(r.OutTurnS, 0), f(r.OutWaitS, 0), f(r.OutBSld, 2))
 	}

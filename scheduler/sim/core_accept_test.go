@@ -40,7 +40,7 @@ const conservativeCap = 0
 // starts later than its first reservation, remaining work never negative,
 // every job finishes) and asserts zero violations, that every kept job
 // appears exactly once, and that total energy = Σ job energy + idle energy
-// to 1e-9 relative.
+// (+ off and transition energy, 0 here) to 1e-9 relative.
 func TestAcceptanceInvariants(t *testing.T) {
 	for _, path := range sharedtest.Traces(t) {
 		for _, policy := range []string{"fcfs", "easy", "conservative"} {
@@ -51,39 +51,81 @@ func TestAcceptanceInvariants(t *testing.T) {
 				if policy == "conservative" {
 					spec.Jobs = conservativeCap
 				}
-				tr, err := Load(spec)
-				if err != nil {
-					t.Fatal(err)
-				}
-				a := &audit{seen: map[int64]int{}}
-				res, err := Run(context.Background(), spec, tr, Outputs{Record: a})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if res.Stats.NViolations > 0 {
-					t.Fatalf("%d violations, first: %v", res.Stats.NViolations, res.Stats.Violations)
-				}
-				if len(a.seen) != len(tr.Jobs) {
-					t.Fatalf("%d distinct jobs reported, %d kept", len(a.seen), len(tr.Jobs))
-				}
-				for seq, n := range a.seen {
-					if n != 1 {
-						t.Fatalf("job at trace position %d reported %d times", seq, n)
-					}
-				}
-				s := res.Summary
-				if got, want := s.JobKWh*3.6e6, a.jobJ; math.Abs(got-want) > 1e-9*want {
-					t.Fatalf("meter job energy %.6f J, Σ job energies %.6f J (rel %.2g)", got, want, math.Abs(got-want)/want)
-				}
-				if total := (s.JobKWh + s.IdleKWh) * 3.6e6; math.Abs(total-s.EnergyKWh*3.6e6) > 1e-9*total {
-					t.Fatalf("total %v kWh != jobs %v + idle %v", s.EnergyKWh, s.JobKWh, s.IdleKWh)
-				}
-				if s.Jobs != len(tr.Jobs) {
-					t.Fatalf("summary counts %d jobs, %d kept", s.Jobs, len(tr.Jobs))
-				}
+				auditRun(t, spec)
 			})
 		}
 	}
+}
+
+// TestAcceptancePowerSaving is TestAcceptanceInvariants with node power
+// saving on (Slurm-like suspend after 600 s idle, 300 s boots), over a few
+// traces, policies, node sizes and a DR variant: zero violations (which
+// include "no job executes on a node that is not up"), exactly-once, Σ job
+// energy = meter job energy, and total = jobs + idle + off + transition
+// energy to 1e-9 relative; and nodes did power off and boot.
+func TestAcceptancePowerSaving(t *testing.T) {
+	for _, tc := range []struct {
+		trace, policy string
+		ppn           int
+		dr            bool
+	}{
+		{"KTH-SP2-1996-2.1-cln.swf.gz", "easy", 1, false},
+		{"KTH-SP2-1996-2.1-cln.swf.gz", "easy", 1, true},
+		{"NASA-iPSC-1993-3.1-cln.swf.gz", "fcfs", 4, false},
+		{"CTC-SP2-1996-3.1-cln.swf.gz", "conservative", 1, false},
+		{"LLNL-Thunder-2007-1.1-cln.swf.gz", "easy", 4, false},
+	} {
+		name := fmt.Sprintf("%s/%s/ppn%d/dr=%v", tc.trace, tc.policy, tc.ppn, tc.dr)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			spec := Spec{Trace: sharedtest.Path(t, "traces/"+tc.trace), Policy: tc.policy, Check: true, ProcsPerNode: tc.ppn,
+				SuspendAfter: 600, ResumeTime: 300, BootW: 0, OffW: 2}
+			if tc.dr {
+				spec.DVFS, spec.DRRatio = "dr", 0.3
+			}
+			s := auditRun(t, spec).Summary
+			if s.Boots == 0 || s.OffKWh <= 0 || s.TransitionKWh <= 0 {
+				t.Fatalf("no power saving happened: %d boots, %v kWh off, %v kWh booting", s.Boots, s.OffKWh, s.TransitionKWh)
+			}
+		})
+	}
+}
+
+// auditRun runs spec with the online checks and the audit recorder and
+// fails on any violation or imbalance.
+func auditRun(t *testing.T, spec Spec) *Result {
+	t.Helper()
+	tr, err := Load(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &audit{seen: map[int64]int{}}
+	res, err := Run(context.Background(), spec, tr, Outputs{Record: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stats.NViolations > 0 {
+		t.Fatalf("%d violations, first: %v", res.Stats.NViolations, res.Stats.Violations)
+	}
+	if len(a.seen) != len(tr.Jobs) {
+		t.Fatalf("%d distinct jobs reported, %d kept", len(a.seen), len(tr.Jobs))
+	}
+	for seq, n := range a.seen {
+		if n != 1 {
+			t.Fatalf("job at trace position %d reported %d times", seq, n)
+		}
+	}
+	s := res.Summary
+	if got, want := s.JobKWh*3.6e6, a.jobJ; math.Abs(got-want) > 1e-9*want {
+		t.Fatalf("meter job energy %.6f J, Σ job energies %.6f J (rel %.2g)", got, want, math.Abs(got-want)/want)
+	}
+	if total := (s.JobKWh + s.IdleKWh + s.OffKWh + s.TransitionKWh) * 3.6e6; math.Abs(total-s.EnergyKWh*3.6e6) > 1e-9*total {
+		t.Fatalf("total %v kWh != jobs %v + idle %v + off %v + transition %v", s.EnergyKWh, s.JobKWh, s.IdleKWh, s.OffKWh, s.TransitionKWh)
+	}
+	if s.Jobs != len(tr.Jobs) {
+		t.Fatalf("summary counts %d jobs, %d kept", s.Jobs, len(tr.Jobs))
+	}
+	return res
 }
 
 // TestDeterminism runs the same spec twice and compares every output byte.

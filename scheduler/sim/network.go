@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"slices"
 
@@ -134,7 +135,21 @@ type NetAdapter struct {
 	starts, nonContig   int
 	switchSum, groupSum float64
 	sum                 *results.Summary // optional, kept up to date
+
+	// caches: T_comm of the compact placement per app and node count, and
+	// the uncontended ratio of recent placements (direct-mapped by hash)
+	den   [][]float64
+	cache []ratioEntry
 }
+
+// ratioEntry holds the uncontended ratios of one placement, per app (NaN:
+// not computed yet).
+type ratioEntry struct {
+	nodes  []int32
+	ratios []float64
+}
+
+const ratioCacheSize = 1 << 14 // placements, a power of two
 
 type netApp struct {
 	netmodel.App
@@ -156,7 +171,8 @@ var _ scheduler.Network = (*NetAdapter)(nil)
 func NewNetAdapter(m *netmodel.Model, apps []netmodel.App, procsPerNode int, interference bool) *NetAdapter {
 	t := m.Topology()
 	a := &NetAdapter{m: m, order: t.NodeOrder(), ppn: int32(max(procsPerNode, 1)),
-		seenSw: make([]uint32, t.Switches()), seenGr: make([]uint32, t.Groups())}
+		seenSw: make([]uint32, t.Switches()), seenGr: make([]uint32, t.Groups()),
+		cache: make([]ratioEntry, ratioCacheSize)}
 	if interference {
 		a.net = netmodel.NewNetwork(t)
 	}
@@ -170,7 +186,68 @@ func NewNetAdapter(m *netmodel.Model, apps []netmodel.App, procsPerNode int, int
 		}
 		a.apps = append(a.apps, na)
 	}
+	a.den = make([][]float64, len(a.apps))
 	return a
+}
+
+// ratio is Model.AppRatio(j.nodes, app, share), with the compact
+// denominator cached per node count and uncontended ratios cached per
+// placement: the same sums in the same order, so the same value.
+func (a *NetAdapter) ratio(j *netJob, share float64) float64 {
+	var r *float64
+	if share == 1 {
+		h := uint64(14695981039346656037)
+		for _, n := range j.nodes {
+			h = (h ^ uint64(uint32(n))) * 1099511628211
+		}
+		e := &a.cache[h&(ratioCacheSize-1)]
+		if e.ratios == nil || !slices.Equal(e.nodes, j.nodes) {
+			e.nodes = append(e.nodes[:0], j.nodes...)
+			if e.ratios == nil {
+				e.ratios = make([]float64, len(a.apps))
+			}
+			for i := range e.ratios {
+				e.ratios[i] = math.NaN()
+			}
+		}
+		if r = &e.ratios[j.app]; !math.IsNaN(*r) {
+			return *r
+		}
+	}
+	p := &a.apps[j.app]
+	var num float64
+	for _, tr := range p.Traffic {
+		num += tr.Weight * a.m.CommTime(j.nodes, tr.Pattern, tr.Size, share)
+	}
+	v := 1.0
+	if den := a.compactTime(j.app, len(j.nodes)); den > 0 && num > 0 {
+		v = num / den
+	}
+	if r != nil {
+		*r = v
+	}
+	return v
+}
+
+// compactTime is Σ w·T_comm of app on the first n nodes of the node order,
+// without contention.
+func (a *NetAdapter) compactTime(app int32, n int) float64 {
+	d := a.den[app]
+	if n >= len(d) {
+		old := len(d)
+		d = append(d, make([]float64, n+1-old)...)
+		for i := old; i < len(d); i++ {
+			d[i] = -1
+		}
+		a.den[app] = d
+	}
+	if d[n] < 0 {
+		d[n] = 0
+		for _, tr := range a.apps[app].Traffic {
+			d[n] += tr.Weight * a.m.CommTime(a.order[:n], tr.Pattern, tr.Size, 1)
+		}
+	}
+	return d[n]
 }
 
 // Started places slot's nodes on the topology and returns c and its ratio.
@@ -197,7 +274,7 @@ func (a *NetAdapter) Started(slot int32, app, procs int, alloc []cluster.Range) 
 			share = a.net.Share(slot)
 		}
 	}
-	j.ratio = a.m.AppRatio(j.nodes, p.App, share)
+	j.ratio = a.ratio(j, share)
 	return p.Fraction, j.ratio
 }
 
@@ -224,7 +301,7 @@ func (a *NetAdapter) Changed(dst []scheduler.RatioChange) []scheduler.RatioChang
 		if !j.running || !j.inNet {
 			continue
 		}
-		if r := a.m.AppRatio(j.nodes, a.apps[j.app].App, a.net.Share(s)); r != j.ratio {
+		if r := a.ratio(j, a.net.Share(s)); r != j.ratio {
 			j.ratio = r
 			dst = append(dst, scheduler.RatioChange{Slot: s, Ratio: r})
 		}

@@ -3,7 +3,9 @@ package sim
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -288,3 +290,63 @@ func TestNetworkRetimesExactly(t *testing.T) {
 type recorderFunc func(*results.Record) error
 
 func (f recorderFunc) Record(r *results.Record) error { return f(r) }
+
+// The adapter's cached ratio is Model.AppRatio exactly, hit or miss.
+func TestNetAdapterRatioIsAppRatio(t *testing.T) {
+	topo, _ := netmodel.Preset("hopper")
+	m, _ := netmodel.NewModel(topo, netmodel.Config{})
+	apps := NetApps([]string{"ft", "lulesh", "lu", "cg", "other"})
+	a := NewNetAdapter(m, apps, 1, false)
+	rng := rand.New(rand.NewPCG(4, 0))
+	for i := 0; i < 300; i++ {
+		n := 2 + rng.IntN(200)
+		perm := rng.Perm(topo.Nodes())[:n]
+		j := &netJob{app: int32(i % len(apps))}
+		for _, v := range perm {
+			j.nodes = append(j.nodes, int32(v))
+		}
+		share := 1.0
+		if i%3 == 0 {
+			share = 0.1 + 0.9*rng.Float64()
+		}
+		want := m.AppRatio(j.nodes, apps[j.app], share)
+		for k := 0; k < 2; k++ { // miss, then hit
+			if got := a.ratio(j, share); got != want {
+				t.Fatalf("ratio(%d nodes, %s, share %v) = %v, want AppRatio %v", n, apps[j.app].Name, share, got, want)
+			}
+		}
+	}
+}
+
+// Two ft jobs (c = 0.5) of 32 nodes each share edison's routers 0-15, two
+// nodes per router each (the compact placement would use routers 0-7).
+// Job 1's start slows job 0; its end restores job 0's ratio.
+func ExampleNetAdapter() {
+	topo, _ := netmodel.Preset("edison")
+	m, _ := netmodel.NewModel(topo, netmodel.Config{})
+	a := NewNetAdapter(m, NetApps([]string{"ft"}), 1, true)
+	var first, second []cluster.Range
+	for p := int32(0); p < 64; p += 4 { // 4 nodes per router
+		first = append(first, cluster.Range{Lo: p, Hi: p + 2})
+		second = append(second, cluster.Range{Lo: p + 2, Hi: p + 4})
+	}
+	c, r := a.Started(0, 0, 32, first)
+	fmt.Printf("job 0 alone: c %.2f, ratio %.3f, runtime factor %.3f\n", c, r, netmodel.RuntimeFactor(c, 1, r))
+	_, r = a.Started(1, 0, 32, second)
+	fmt.Printf("job 1: ratio %.3f\n", r)
+	for _, ch := range a.Changed(nil) {
+		fmt.Printf("re-time job %d: ratio %.3f\n", ch.Slot, ch.Ratio)
+	}
+	a.Finished(1)
+	for _, ch := range a.Changed(nil) {
+		fmt.Printf("re-time job %d: ratio %.3f\n", ch.Slot, ch.Ratio)
+	}
+	n, sw, gr, nc := a.Spread()
+	fmt.Printf("%d starts, %.0f switches and %.0f group each, %.0f%% non-contiguous\n", n, sw, gr, 100*nc)
+	// Output:
+	// job 0 alone: c 0.50, ratio 1.045, runtime factor 1.023
+	// job 1: ratio 2.072
+	// re-time job 0: ratio 2.072
+	// re-time job 0: ratio 1.045
+	// 2 starts, 16 switches and 1 group each, 100% non-contiguous
+}

@@ -42,7 +42,24 @@ type Spec struct {
 	Preset       string `toml:"preset" json:"preset,omitempty"`             // machine: hopper | mira | edison | stampede
 	Topology     string `toml:"topology" json:"topology,omitempty"`         // topology file (.toml or .json), instead of Preset
 	Interference string `toml:"interference" json:"interference,omitempty"` // off (default) | on: concurrent jobs share links
+
+	// Power-cap modes (docs/powercap.md).
+	PowerCap   string  `toml:"powercap" json:"powercap,omitempty"`       // off (default: DVFS mode) | performance | powersave | dr | uniform
+	CapGrid    string  `toml:"cap_grid" json:"cap_grid,omitempty"`       // MIN:MAX:STEP in W; "" = 80:250:10
+	RAPLWindow float64 `toml:"rapl_window" json:"rapl_window,omitempty"` // RAPL averaging window (s) of the limit check; 0 = 1 s
+	Malleable  float64 `toml:"malleable" json:"malleable,omitempty"`     // fraction of jobs that may change size (powercap dr)
+	ResizeCost float64 `toml:"resize_cost" json:"resize_cost,omitempty"` // reconfiguration pause per resize (s)
+
+	// Node power states (scheduler/nodepower.go), like Slurm's power saving.
+	SuspendAfter float64 `toml:"suspend_after" json:"suspend_after,omitempty"` // s a node's processors must all be free before it powers off; 0 = never
+	ResumeTime   float64 `toml:"resume_time" json:"resume_time,omitempty"`     // s a node takes to boot (jobs wait for it); 0 = at once
+	BootW        float64 `toml:"boot_w" json:"boot_w,omitempty"`               // W per booting node; 0 = a node's idle draw (procs_per_node × idle_w)
+	OffW         float64 `toml:"off_w" json:"off_w,omitempty"`                 // W per powered-off node
 }
+
+// WithDefaults returns s with every zero field set to its default: the
+// fully resolved spec that Run simulates (and sweeps hash into cell IDs).
+func (s Spec) WithDefaults() Spec { return s.withDefaults() }
 
 func (s *Spec) withDefaults() Spec {
 	d := *s

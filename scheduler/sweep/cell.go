@@ -21,34 +21,7 @@ type Cell struct {
 // run the same simulation are equal. It mirrors sim.Spec's zero-value
 // documentation; TestResolveMatchesSim checks it against sim.Run's
 // Result.Spec.
-func Resolve(s sim.Spec) sim.Spec {
-	def := func(p *string, v string) {
-		if *p == "" {
-			*p = v
-		}
-	}
-	def(&s.ProcsField, "req")
-	def(&s.Estimate, "req")
-	def(&s.Overrun, "kill")
-	def(&s.Policy, "easy")
-	def(&s.Order, "submit")
-	def(&s.Pass, "instant")
-	def(&s.Placement, "contiguous")
-	def(&s.DVFS, "performance")
-	def(&s.AppMap, "mix")
-	def(&s.Models, "builtin")
-	if s.Seed == 0 {
-		s.Seed = 1
-	}
-	if s.DRSeed == 0 {
-		s.DRSeed = s.Seed
-	}
-	if s.DRLimit == 0 {
-		s.DRLimit = 0.8
-	}
-	def(&s.DRDuration, "2h-4h")
-	return s
-}
+func Resolve(s sim.Spec) sim.Spec { return s.WithDefaults() }
 
 // CanonicalJSON is the JSON of Resolve(s): fields in declaration order,
 // zero fields left out, numbers in Go's shortest round-trip form. It fails

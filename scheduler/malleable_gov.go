@@ -1,0 +1,311 @@
+package scheduler
+
+import (
+	"math"
+
+	"drsim/powercap"
+)
+
+// DRScale is the demand-response governor with malleable jobs
+// ("Demand-Response-Scale", --powercap dr --malleable F). It is the DR
+// governor's problem with a second choice per malleable job: its size.
+//
+// Rules:
+//
+//   - No limit in force: every job runs at its top level, and every job
+//     shrunk during an event grows back to its requested size as soon as
+//     enough processors are free after the scheduling pass (waiting jobs
+//     come first), paying the reconfiguration pause again.
+//   - Start level: as DR (top outside events, level 0 inside, then
+//     re-optimised right after the pass).
+//   - Under a limit p̂: choose for every running job a level l_j and, for a
+//     malleable job with requested size n0 and current size n_c, a size
+//     n_j from {n_c} ∪ {⌈r·n0⌉ : r on Steps points from MinFrac to 1} ∩
+//     [⌈MinFrac·n0⌉, n_c] (jobs only shrink during an event), minimising
+//     the estimated remaining energy
+//     Σ_j n_j·p(l_j)·s(l_j)·R_j·F(n_j/n0)/F(n_c/n0) + [n_j ≠ n_c]·n_j·p(l_j)·pause_j
+//     subject to Σ_j n_j·p(l_j) + (n_c − n_j)·IdleW ≤ p̂ − (idle now)
+//     (processors a job releases start drawing idle power). R_j is the
+//     estimated remaining work at its current size and top level (as DR),
+//     F(r) = t(r·n0)/t(n0) the runtime factor of the application (from
+//     its energy-to-solution predictor), pause_j = ResizeCost except for a
+//     job that started at this instant (a moldable start: its size is
+//     chosen at no cost). The problem is a multiple-choice knapsack (one
+//     class per job, options sizes × levels, ordered by size then level, so
+//     ties go to the smaller size, then the lower level), solved exactly by
+//     powercap.MCKP; if every job's own least-energy option fits, that is
+//     the optimum (quick path, no MCKP).
+//   - Eviction: as DR, with a kept job's least power taken over its sizes
+//     and levels.
+//   - Applying a choice: the level first (at the old size), then the
+//     resize, so the pause lasts exactly pause_j seconds at the new level.
+//
+// Non-malleable and fixed-level (Config.JobLevel) jobs are never resized.
+// One DRScale value serves one engine.
+type DRScale struct {
+	Malleable  func(id int64) bool              // which jobs may change size; nil: none
+	Factor     func(app int, r float64) float64 // runtime factor F(r), F(1) = 1; nil: 1/r (perfect scaling)
+	ResizeCost float64                          // reconfiguration pause (s)
+	MinFrac    float64                          // smallest size as a fraction of the request; 0: 0.5
+	Steps      int                              // sizes from MinFrac to 1; 0: 5
+
+	mckp    powercap.MCKP
+	knap    powercap.Knapsack
+	jobs    []scaleJob
+	opts    []powercap.Option
+	meta    []scaleOpt
+	classes [][]powercap.Option
+	choice  []int
+	wts     []float64
+	vals    []float64
+	slots   []int32
+	sizeBuf []int
+	orig    map[int32]origSize
+	lowered bool
+
+	// Counters for tests and reports.
+	Solves, Infeasible, Shrinks, Grows int
+}
+
+var _ Governor = (*DRScale)(nil)
+
+type origSize struct {
+	seq       int64
+	n0        int
+	malleable bool
+}
+
+// scaleJob is one running job as the optimiser sees it; its options are
+// meta[from:to] (and opts[from:to]).
+type scaleJob struct {
+	slot     int32
+	n0, cur  int
+	app      int
+	from, to int
+}
+
+// scaleOpt is what an option means.
+type scaleOpt struct {
+	n, level int
+}
+
+func (*DRScale) Name() string     { return "dr-scale" }
+func (*DRScale) PowerAware() bool { return true }
+
+// StartLevel is the top level outside DR events and level 0 inside.
+func (*DRScale) StartLevel(e *Engine, app int) int { return (&DR{}).StartLevel(e, app) }
+
+// Adjust re-levels, resizes and if need be evicts the running jobs.
+func (g *DRScale) Adjust(c *Control) {
+	if !c.InDR() {
+		if g.lowered {
+			g.restore(c)
+		}
+		return
+	}
+	g.lowered = true
+	g.collect(c)
+	if g.assign(c) {
+		return
+	}
+	g.Infeasible++
+	g.evict(c)
+	g.collect(c)
+	g.assign(c)
+}
+
+func (g *DRScale) minFrac() float64 {
+	if g.MinFrac <= 0 || g.MinFrac > 1 {
+		return 0.5
+	}
+	return g.MinFrac
+}
+
+func (g *DRScale) factor(app int, r float64) float64 {
+	if g.Factor == nil {
+		return 1 / r
+	}
+	return g.Factor(app, r)
+}
+
+// info returns the requested size of running slot s (remembered from the
+// first time it was seen) and whether it is malleable.
+func (g *DRScale) info(c *Control, s int32) origSize {
+	if g.orig == nil {
+		g.orig = map[int32]origSize{}
+	}
+	id, seq := c.JobKey(s)
+	o, ok := g.orig[s]
+	if !ok || o.seq != seq {
+		j := &c.e.jobs[s]
+		o = origSize{seq: seq, n0: j.procs, malleable: g.Malleable != nil && g.Malleable(id) && j.fixed < 0}
+		g.orig[s] = o
+	}
+	return o
+}
+
+// restore raises every job to its top level and grows shrunk jobs back
+// while processors are free; it stays armed until every job is back.
+func (g *DRScale) restore(c *Control) {
+	g.slots = append(g.slots[:0], c.Running()...)
+	pending := false
+	for _, s := range g.slots {
+		j := c.Job(s)
+		c.SetLevel(s, len(c.Levels(j.App))-1)
+		o := g.info(c, s)
+		if j.Procs >= o.n0 {
+			continue
+		}
+		f := g.factor(j.App, 1) / g.factor(j.App, float64(j.Procs)/float64(o.n0))
+		if c.FreeProcs() >= o.n0-j.Procs && c.Resize(s, o.n0, f, g.ResizeCost) {
+			g.Grows++
+		} else {
+			pending = true
+		}
+	}
+	g.lowered = pending
+	if !pending {
+		clear(g.orig) // only running jobs matter; forget finished ones
+	}
+}
+
+// collect reads the running jobs and builds every job's options.
+func (g *DRScale) collect(c *Control) {
+	g.jobs, g.opts, g.meta = g.jobs[:0], g.opts[:0], g.meta[:0]
+	for _, s := range c.Running() {
+		j := c.Job(s)
+		pause := g.ResizeCost
+		if c.Started(s) == c.Now() {
+			pause = 0 // moldable start
+		}
+		g.addJob(s, j, g.info(c, s), c.Levels(j.App), pause, c.IdleW())
+	}
+}
+
+// addJob appends running job j (slot s) and its options: every candidate
+// size × level (only its level when fixed).
+func (g *DRScale) addJob(s int32, j Job, o origSize, lv []powercap.Level, pause, idle float64) {
+	sj := scaleJob{slot: s, n0: o.n0, cur: j.Procs, app: j.App, from: len(g.opts)}
+	rem := max(0, j.Estimate-j.Done)
+	fc := g.factor(j.App, float64(j.Procs)/float64(o.n0))
+	for _, n := range g.sizes(o, j.Procs, j.Fixed) {
+		tf := g.factor(j.App, float64(n)/float64(o.n0)) / fc
+		nf := float64(n)
+		for k, l := range lv {
+			if j.Fixed && k != j.Level {
+				continue
+			}
+			cost := nf * l.Power * l.Scale * rem * tf
+			if n != j.Procs {
+				cost += nf * l.Power * pause
+			}
+			g.opts = append(g.opts, powercap.Option{Weight: nf*l.Power + float64(j.Procs-n)*idle, Cost: cost})
+			g.meta = append(g.meta, scaleOpt{n: n, level: k})
+		}
+	}
+	sj.to = len(g.opts)
+	g.jobs = append(g.jobs, sj)
+}
+
+// sizes returns the candidate sizes of a job, ascending, ending at cur
+// (owned by g, valid until the next call).
+func (g *DRScale) sizes(o origSize, cur int, fixed bool) []int {
+	out := g.sizeBuf[:0]
+	if !o.malleable || fixed {
+		g.sizeBuf = append(out, cur)
+		return g.sizeBuf
+	}
+	steps := g.Steps
+	if steps <= 0 {
+		steps = 5
+	}
+	lo := int(math.Ceil(g.minFrac() * float64(o.n0)))
+	for i := range steps {
+		r := g.minFrac()
+		if steps > 1 {
+			r += (1 - g.minFrac()) * float64(i) / float64(steps-1)
+		}
+		n := int(math.Ceil(r*float64(o.n0) - 1e-9))
+		if n >= lo && n < cur && (len(out) == 0 || out[len(out)-1] != n) {
+			out = append(out, n)
+		}
+	}
+	g.sizeBuf = append(out, cur)
+	return g.sizeBuf
+}
+
+// assign solves the problem for g.jobs and applies it; false (changing
+// nothing) when no choice fits.
+func (g *DRScale) assign(c *Control) bool {
+	choice, ok := g.solve(c.Limit() - c.IdlePower())
+	if !ok {
+		return false
+	}
+	for i, j := range g.jobs {
+		m := g.meta[j.from+choice[i]]
+		c.SetLevel(j.slot, m.level)
+		if m.n != j.cur {
+			pause := g.ResizeCost
+			if c.Started(j.slot) == c.Now() {
+				pause = 0
+			}
+			app := c.Job(j.slot).App
+			f := g.factor(app, float64(m.n)/float64(j.n0)) / g.factor(app, float64(j.cur)/float64(j.n0))
+			if c.Resize(j.slot, m.n, f, pause) {
+				g.Shrinks++
+			}
+		}
+	}
+	return true
+}
+
+// solve returns the chosen option index (within its class) of every job
+// in g.jobs with total weight at most capacity, or ok=false. The slice is
+// owned by g.
+func (g *DRScale) solve(capacity float64) (choice []int, ok bool) {
+	g.Solves++
+	g.choice = g.choice[:0]
+	w := 0.0
+	for _, j := range g.jobs {
+		b := 0
+		for k := 1; k < j.to-j.from; k++ {
+			o, ob := g.opts[j.from+k], g.opts[j.from+b]
+			if o.Cost < ob.Cost || o.Cost == ob.Cost && o.Weight < ob.Weight {
+				b = k
+			}
+		}
+		g.choice = append(g.choice, b)
+		w += g.opts[j.from+b].Weight
+	}
+	if w <= capacity {
+		return g.choice, true
+	}
+	g.classes = g.classes[:0]
+	for _, j := range g.jobs {
+		g.classes = append(g.classes, g.opts[j.from:j.to:j.to])
+	}
+	choice, _, ok = g.mckp.Solve(g.classes, capacity)
+	return choice, ok
+}
+
+// evict keeps the running jobs that maximise the energy already spent and
+// fit at their least power (over sizes and levels), and evicts the rest.
+func (g *DRScale) evict(c *Control) {
+	g.wts, g.vals = g.wts[:0], g.vals[:0]
+	idle := c.IdleW()
+	for _, j := range g.jobs {
+		lw := math.Inf(1)
+		for k := j.from; k < j.to; k++ {
+			m := g.meta[k]
+			lw = math.Min(lw, float64(m.n)*(c.Levels(j.app)[m.level].Power-idle))
+		}
+		g.wts = append(g.wts, lw)
+		g.vals = append(g.vals, c.Job(j.slot).Spent)
+	}
+	keep, _ := g.knap.Solve(g.wts, g.vals, c.Limit()-float64(c.Procs())*idle)
+	for i, j := range g.jobs {
+		if !keep[i] {
+			c.Evict(j.slot)
+		}
+	}
+}
