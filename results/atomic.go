@@ -37,6 +37,12 @@ func (a *AtomicFile) Commit() error {
 		return errors.New("results: commit of a closed file")
 	}
 	a.done = true
+	// os.CreateTemp makes the file 0600; a result file is an ordinary one.
+	if err := a.File.Chmod(0o644); err != nil {
+		a.File.Close()
+		os.Remove(a.File.Name())
+		return err
+	}
 	if err := a.File.Sync(); err != nil {
 		a.File.Close()
 		os.Remove(a.File.Name())
