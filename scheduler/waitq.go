@@ -14,6 +14,7 @@ type waitQueue struct {
 	bmin  []int32   // per block of 64 entries: a lower bound of its procs
 	best  []float64 // per block: a lower bound of its estimates
 	live  int
+	head  int // no live entry before this index
 }
 
 const blockShift = 6
@@ -23,6 +24,9 @@ func (w *waitQueue) Len() int { return w.live }
 // push appends slot at the end.
 func (w *waitQueue) push(slot int32, procs int, est float64) {
 	i := len(w.slots)
+	if w.live == 0 {
+		w.head = i
+	}
 	w.slots = append(w.slots, slot)
 	w.procs = append(w.procs, int32(procs))
 	w.est = append(w.est, est)
@@ -41,11 +45,15 @@ func (w *waitQueue) remove(i int) {
 	w.slots[i] = -1
 	w.procs[i] = math.MaxInt32
 	w.live--
+	for w.head < len(w.slots) && w.slots[w.head] < 0 {
+		w.head++
+	}
 }
 
 // next returns the first index ≥ i of a live entry needing at most
 // maxProcs processors, or -1.
 func (w *waitQueue) next(i, maxProcs int) int {
+	i = max(i, w.head)
 	n := len(w.slots)
 	mp := int32(min(maxProcs, math.MaxInt32-1))
 	for i < n {
@@ -81,6 +89,7 @@ func (w *waitQueue) compact() {
 		}
 	}
 	w.slots, w.procs, w.est = w.slots[:k], w.procs[:k], w.est[:k]
+	w.head = 0
 	w.rebuild()
 }
 
@@ -103,6 +112,7 @@ func (w *waitQueue) rebuild() {
 // of at most window (top-level seconds), or -1. It is next with EASY's
 // backfill condition folded into the block skip.
 func (w *waitQueue) nextBackfill(i, free, extra int, window float64) int {
+	i = max(i, w.head)
 	n := len(w.slots)
 	fp, xp := int32(min(free, math.MaxInt32-1)), int32(min(extra, math.MaxInt32-1))
 	for i < n {
@@ -131,5 +141,6 @@ func (w *waitQueue) insert(i int, slot int32, procs int, est float64) {
 	copy(w.est[i+1:], w.est[i:])
 	w.slots[i], w.procs[i], w.est[i] = slot, int32(procs), est
 	w.live++
+	w.head = 0
 	w.rebuild()
 }
