@@ -21,11 +21,25 @@
 // energy is integrated at every change, so the cluster energy is the exact
 // integral of piecewise-constant power.
 //
-// Files: eventq.go (heap), engine.go (Config, Run, the instant loop),
-// jobs.go (submit, start, finish, re-time, evict), decide.go (passes),
-// view.go, policy.go (registries, orders), fcfs.go, easy.go,
-// conservative.go, governor.go (Governor, Control, performance and
-// powersave).
+// Files:
+//   - eventq.go: the event heap; waitq.go: the wait queue (tombstones and
+//     per-block minimums, so backfill scans skip jobs that cannot fit).
+//   - engine.go: Config, Run and the instant loop; jobs.go: submit, start,
+//     finish, exact re-timing, eviction; decide.go: passes.
+//   - view.go: what policies see; policy.go: the Policies and Orders
+//     registries; fcfs.go, easy.go, conservative.go (+ profile.go, its
+//     availability profile).
+//   - governor.go: Governor, Control, performance and powersave, the
+//     Governors registry; dr.go: the exact DR governor (multiple-choice
+//     knapsack over levels, 0-1 knapsack eviction); uniform.go: the
+//     hardware-style uniform cap; malleable.go, malleable_gov.go: resizing
+//     running jobs and the DR-Scale governor.
+//   - network.go: the Network hook (communication time that depends on
+//     placement and contention); nodepower.go: node power states (suspend
+//     and resume, like Slurm's power saving).
+//
+// Sub-packages: sim runs one experiment from a Spec (and compare), sweep
+// runs many (resumable, shardable, byte-identical merges).
 //
 // The package is pure: no I/O beyond the Recorder and PowerObserver it is
 // given, no clock, no global randomness.

@@ -90,11 +90,18 @@ type Config struct {
 
 	Recorder results.Recorder // receives every finished job
 	Power    PowerObserver    // optional power time series
+
+	// Node power states (nodepower.go), like Slurm's power saving.
+	SuspendAfter float64 // s a node's processors must all be free before it powers off; 0 = never
+	ResumeTime   float64 // s a node takes to boot; 0 = at once
+	BootW        float64 // draw of a booting node (W)
+	OffW         float64 // draw of an off node (W)
 }
 
 // Stats are the engine's own counters.
 type Stats struct {
 	Submitted, Finished, Dropped, Events, Passes, Evictions int
+	Boots, Suspends                                         int      // node power states (nodepower.go)
 	Violations                                              []string // first few invariant violations (with Check)
 	NViolations                                             int
 }
@@ -170,6 +177,7 @@ type Engine struct {
 	lastSub  float64
 
 	view   View
+	qa, qb QueuedJob // scratch for enqueue
 	ctl    Control
 	rec    results.Record
 	recBuf []byte
@@ -180,6 +188,7 @@ type Engine struct {
 	lastPow   [4]float64
 	checkFCFS bool
 	checkRes  bool
+	np        *nodePower // nil without power saving (Config.SuspendAfter 0)
 }
 
 // New validates cfg and builds an engine.
@@ -198,6 +207,9 @@ func New(cfg Config) (*Engine, error) {
 	e.alloc, err = cluster.Placements.New(defaultStr(cfg.Placement, "contiguous"),
 		cluster.PlacementConfig{Procs: cfg.Procs, ProcsPerNode: cfg.ProcsPerNode, Seed: cfg.Seed, Topology: cfg.Topology})
 	if err != nil {
+		return nil, err
+	}
+	if err := e.initNodePower(); err != nil {
 		return nil, err
 	}
 	e.gov = cfg.Governor
@@ -265,6 +277,9 @@ func (e *Engine) Run(ctx context.Context, src Source) error {
 	}
 	e.meter = cluster.NewMeter(e.cfg.Procs, e.cfg.IdleW, t0)
 	e.now = t0
+	if e.np != nil {
+		e.startNodePower(t0)
+	}
 	for n := 0; ; n++ {
 		if n%4096 == 0 && ctx.Err() != nil {
 			return fmt.Errorf("scheduler: stopped at t=%v after %d events: %w", e.now, n, context.Cause(ctx))
@@ -306,7 +321,8 @@ func (e *Engine) nextTime() (float64, bool) {
 }
 
 // instant applies every event at time t in order (finishes in start order,
-// then limit changes, then submits in trace order) and runs the policy.
+// then limit changes, then node events, then submits in trace order) and
+// runs the policy.
 func (e *Engine) instant(t float64) error {
 	for e.q.Len() > 0 && e.q.Peek().T == t {
 		ev := e.q.Pop()
@@ -315,10 +331,13 @@ func (e *Engine) instant(t float64) error {
 		}
 		e.stats.Events++
 		var err error
-		if ev.Kind == KindFinish {
+		switch ev.Kind {
+		case KindFinish:
 			err = e.finish(ev.Job)
-		} else {
+		case KindLimit:
 			e.setLimit(e.cfg.Limits[ev.Job].W)
+		default:
+			e.nodeEvent(&ev)
 		}
 		if err != nil {
 			return err
@@ -340,11 +359,20 @@ func (e *Engine) instant(t float64) error {
 	if e.dirty {
 		e.decide()
 	}
+	if e.np != nil {
+		e.nodeSync()
+	}
 	return e.observePower()
 }
 
 func (e *Engine) stale(ev *Event) bool {
-	return ev.Kind == KindFinish && (e.jobs[ev.Job].gen != ev.Gen || e.jobs[ev.Job].state != stRunning)
+	switch ev.Kind {
+	case KindFinish:
+		return e.jobs[ev.Job].gen != ev.Gen || e.jobs[ev.Job].state != stRunning
+	case KindLimit:
+		return false
+	}
+	return e.staleNode(ev)
 }
 
 // pull reads the next job from the source into e.next.

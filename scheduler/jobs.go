@@ -58,16 +58,16 @@ func (e *Engine) submit(w *workloads.Job) {
 // (requeued evictions, other orders) compacts and inserts by binary search.
 func (e *Engine) enqueue(slot int32) {
 	e.dirty = true
-	var a, b QueuedJob
-	e.fillQueued(&a, slot)
-	if last := e.wq.last(); last < 0 || e.less(last, &a, &b) {
+	a, b := &e.qa, &e.qb // engine-owned: locals would escape through Order.Less
+	e.fillQueued(a, slot)
+	if last := e.wq.last(); last < 0 || e.less(last, a, b) {
 		e.wq.push(slot, a.Procs, e.jobs[slot].est)
 		return
 	}
 	e.changed = true
 	e.wq.compact()
 	i, _ := slices.BinarySearchFunc(e.wq.slots, slot, func(s, _ int32) int {
-		if e.less(s, &a, &b) {
+		if e.less(s, a, b) {
 			return -1
 		}
 		return 1
@@ -121,6 +121,10 @@ func (e *Engine) start(slot int32, now float64) float64 {
 	if !ok {
 		panic("scheduler: allocator refused a job the view said fits")
 	}
+	ready := now
+	if e.np != nil {
+		ready = e.nodesAllocated() // nodepower.go: boots off nodes
+	}
 	if e.cfg.Check {
 		if now < j.submit {
 			e.violate("job %d started at %v before its submit %v", j.id, now, j.submit)
@@ -148,6 +152,9 @@ func (e *Engine) start(slot int32, now float64) float64 {
 	m := j.multiplier(e.scale(j))
 	j.dur = j.run * m
 	j.estEnd = now + j.est*m
+	if ready > now {
+		return e.startBooting(slot, ready, m)
+	}
 	e.meter.Change(j.power, j.procs)
 	e.insertRunning(slot)
 	e.q.Push(Event{T: now + j.dur, Kind: KindFinish, Seq: j.startSeq, Job: slot, Gen: j.gen})
@@ -212,6 +219,10 @@ func (e *Engine) retime(slot int32, lv int) {
 	if lv == j.level || j.fixed >= 0 {
 		return
 	}
+	if j.state == stBooting {
+		e.relevelBooting(slot, lv)
+		return
+	}
 	e.sync(j)
 	oldM := j.multiplier(e.scale(j))
 	newPower := float64(j.procs) * e.cfg.Apps[j.app].Levels[lv].Power
@@ -245,6 +256,10 @@ func (e *Engine) retimeTo(slot int32, oldM float64) {
 // queue with its original submit time; it will restart from scratch.
 func (e *Engine) evict(slot int32) {
 	j := &e.jobs[slot]
+	if j.state == stBooting {
+		e.evictBooting(slot)
+		return
+	}
 	e.sync(j)
 	e.meter.Change(-j.power, -j.procs)
 	e.alloc.Release(j.alloc)

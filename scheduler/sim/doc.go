@@ -8,6 +8,12 @@
 // Spec is plain data with TOML keys, so sweep configs fill the same struct
 // as flags do. The zero value of every field means its documented default.
 //
+// Files: spec.go (Spec, defaults), run.go (Load, Run, the power model),
+// stream.go (Open: traces over 32 MiB stream from the file), limits.go and
+// events_csv.go (DR events: files, random, daily), compare*.go (drsim
+// compare), powercap*.go (cap modes, RAPL window, malleability), network.go
+// (the netmodel adapter), nodepower.go, hooks.go.
+//
 // This package reads trace and model files (through workloads and
 // powercap); it writes only to the io.Writers it is given.
 package sim
