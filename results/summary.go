@@ -50,6 +50,12 @@ type Summary struct {
 	MeanGroups   float64 `json:"mean_groups_spanned,omitempty"`
 	NonContig    float64 `json:"noncontiguous_fraction,omitempty"` // starts whose nodes are not one run of the node order
 
+	// Node power states: energy of off and of booting nodes (part of
+	// EnergyKWh) and node boots; zero and omitted without power saving.
+	OffKWh        float64 `json:"off_energy_kwh,omitempty"`
+	TransitionKWh float64 `json:"transition_energy_kwh,omitempty"`
+	Boots         int     `json:"boots,omitempty"`
+
 	waits   []float64
 	sumWait float64
 	sumBSld float64
@@ -175,6 +181,9 @@ func (s *Summary) WriteTable(w io.Writer) error {
 	t.Add("mean turnaround", fmt.Sprintf("%.0f s", s.MeanTurn))
 	if s.hasPow {
 		t.Add("energy (jobs + idle)", fmt.Sprintf("%.1f kWh (%.1f + %.1f)", s.EnergyKWh, s.JobKWh, s.IdleKWh))
+		if s.OffKWh > 0 || s.TransitionKWh > 0 || s.Boots > 0 {
+			t.Add("node energy off / booting", fmt.Sprintf("%.1f / %.1f kWh (%d boots)", s.OffKWh, s.TransitionKWh, s.Boots))
+		}
 		t.Add("power peak / mean / std", fmt.Sprintf("%.1f / %.1f / %.1f kW", s.PeakW/1e3, s.MeanW/1e3, s.StdW/1e3))
 	}
 	if s.DRHours > 0 {
