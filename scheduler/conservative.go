@@ -25,12 +25,45 @@ import (
 // Once no processor is free now, no later job can start in this pass, so
 // the scan stops: the remaining reservations would only be recomputed at
 // the next pass anyway.
+//
+// Implementation (the schedule is that of the plain array profile; see
+// profile_ref_test.go): without a limit in force the profile is a
+// blockProfile, which finds earliest starts and makes reservations by
+// skipping whole blocks of steps. Consecutive jobs of one class
+// (processors, estimate) search from the previous one's start, and while
+// the previous window has room for them they take the same start without
+// a search; their reservations are then made as one (integer processors,
+// so exactly as many single ones). Under a limit the plain profile, which
+// also tracks headroom in floating point, is kept op for op, and only the
+// search-from-the-previous-start shortcut is used.
 type Conservative struct {
-	p profile
-	// valid says p holds the reservation of every queued job as of the
-	// last pass. If nothing has changed since (View.Changed), those
+	// fast says the profile is bp, the processor-only one: no power limit
+	// was in force when it was built, so every headroom is +Inf and every
+	// power fits. Otherwise it is p, which also tracks power headroom.
+	fast bool
+	bp   blockProfile
+	p    profile
+	// valid says the profile holds the reservation of every queued job as
+	// of the last pass. If nothing has changed since (View.Changed), those
 	// reservations stand and only jobs queued since need one.
 	valid bool
+	run   classRun
+}
+
+// classRun is the last reservation made in a pass, shared by consecutive
+// jobs of the same class (processors, estimate, power). The profile only
+// loses processors and power within a pass, so a job of the same class
+// cannot start before the previous one: its search starts at the previous
+// reservation. In the processor-only profile, while the previous window
+// still has room (left more jobs of the class), the next job goes at the
+// same start, and the run's reservations are made at once (pending jobs).
+type classRun struct {
+	ok      bool
+	procs   int
+	est, w  float64
+	at      float64 // the reservation's start (+Inf: deferred)
+	left    int     // more jobs that surely fit at the same start
+	pending int     // jobs reserved at the start but not yet in the profile
 }
 
 var _ Policy = (*Conservative)(nil)
@@ -38,26 +71,26 @@ var _ Policy = (*Conservative)(nil)
 func (*Conservative) Name() string { return "conservative" }
 
 func (c *Conservative) Schedule(v *View) {
-	p := &c.p
 	from := 0
 	if !v.Changed() && c.valid {
-		p.advance(v.Now)
+		if c.fast {
+			c.bp.advance(v.Now)
+		} else {
+			c.p.advance(v.Now)
+		}
 		from = v.NewFrom()
 	} else {
-		p.reset(v.Now, v.Free(), v.PowerHeadroom())
-		for i := 0; i < v.Running(); i++ {
-			r := v.RunningJob(i) // in estimated-end order, so appends stay sorted
-			p.release(math.Max(v.Now, r.EstEnd), r.Procs, r.Power)
-		}
+		c.rebuild(v)
 	}
 	c.valid = true
+	c.run = classRun{}
 	for i := v.Next(from, v.Total); i >= 0; i = v.Next(i+1, v.Total) {
 		if v.Free() == 0 {
-			c.valid = false // later jobs keep no reservation in p
+			c.valid = false // later jobs keep no reservation in the profile
 			break
 		}
 		q := v.Job(i)
-		t := p.earliest(q.Procs, q.Power, q.Est)
+		t := c.place(v.Now, q)
 		if math.IsInf(t, 1) {
 			continue // deferred: does not fit under the current limit
 		}
@@ -69,8 +102,97 @@ func (c *Conservative) Schedule(v *View) {
 			}
 		}
 		v.Reserve(i, t)
-		p.reserve(t, t+q.Est, q.Procs, q.Power)
 	}
+	c.flush()
+}
+
+// rebuild computes the profile from the running jobs alone.
+func (c *Conservative) rebuild(v *View) {
+	room := v.PowerHeadroom()
+	c.fast = math.IsInf(room, 1)
+	if c.fast {
+		c.bp.reset(v.Now, v.Free())
+		for i := 0; i < v.Running(); i++ {
+			r := v.RunningJob(i) // in estimated-end order, so appends stay sorted
+			c.bp.release(math.Max(v.Now, r.EstEnd), r.Procs)
+		}
+		return
+	}
+	c.p.reset(v.Now, v.Free(), room)
+	for i := 0; i < v.Running(); i++ {
+		r := v.RunningJob(i)
+		c.p.release(math.Max(v.Now, r.EstEnd), r.Procs, r.Power)
+	}
+}
+
+// place gives q its earliest reservation, records it in the profile (or
+// in the pending run) and returns its start (+Inf: deferred, no
+// reservation).
+func (c *Conservative) place(now float64, q *QueuedJob) float64 {
+	if c.fast {
+		return c.placeFast(now, q)
+	}
+	r := &c.run
+	lb := now
+	if r.ok && r.procs == q.Procs && r.est == q.Est && r.w == q.Power {
+		if math.IsInf(r.at, 1) {
+			return r.at
+		}
+		if q.Power >= 0 { // a reservation that frees power may let later jobs start earlier
+			lb = r.at
+		}
+	}
+	t := c.p.earliestFrom(q.Procs, q.Power, q.Est, lb)
+	if !math.IsInf(t, 1) {
+		c.p.reserve(t, t+q.Est, q.Procs, q.Power)
+	}
+	*r = classRun{ok: true, procs: q.Procs, est: q.Est, w: q.Power, at: t}
+	return t
+}
+
+// placeFast is place on the processor-only profile, where every power
+// fits (the headroom is +Inf) except a NaN one, so the class of a job is
+// its processors and estimate.
+func (c *Conservative) placeFast(now float64, q *QueuedJob) float64 {
+	if !powerOK(q.Power, math.Inf(1)) {
+		return math.Inf(1) // NaN power: fits nowhere, as on the full profile
+	}
+	r := &c.run
+	lb := now
+	if r.ok && r.procs == q.Procs && r.est == q.Est {
+		if r.left > 0 {
+			r.left--
+			r.pending++
+			return r.at
+		}
+		if math.IsInf(r.at, 1) {
+			return r.at
+		}
+		lb = r.at
+	}
+	c.flush()
+	t, low := c.bp.earliest(q.Procs, q.Est, lb)
+	*r = classRun{ok: true, procs: q.Procs, est: q.Est, at: t}
+	if !math.IsInf(t, 1) {
+		r.pending = 1
+		r.left = math.MaxInt
+		if q.Procs > 0 {
+			r.left = low/q.Procs - 1
+		}
+	}
+	return t
+}
+
+// flush makes the pending reservations of the current run in the
+// processor-only profile: pending jobs of the same class at the same start
+// take pending times their processors, as many single reservations would.
+func (c *Conservative) flush() {
+	r := &c.run
+	if r.pending > 0 {
+		c.bp.reserve(r.at, r.at+r.est, r.pending*r.procs)
+		r.pending = 0
+	}
+	r.left = 0
 }
 
 // advance drops the part of the profile before now, keeping the step in
@@ -124,10 +246,16 @@ func (p *profile) fits(k, procs int, w float64) bool {
 	return p.free[k] >= procs && powerOK(w, p.room[k])
 }
 
-// earliest returns the earliest step start from which procs processors and
-// w watts are free for dur seconds, or +Inf if there is none.
-func (p *profile) earliest(procs int, w, dur float64) float64 {
-	for k := 0; k < len(p.t); {
+// earliestFrom returns the earliest step start from which procs
+// processors and w watts are free for dur seconds, or +Inf if there is
+// none. The caller guarantees that no step start before lb fits, so the
+// scan starts at the step in force at lb.
+func (p *profile) earliestFrom(procs int, w, dur, lb float64) float64 {
+	k, found := slices.BinarySearch(p.t, lb)
+	if !found {
+		k = max(0, k-1)
+	}
+	for k < len(p.t) {
 		if !p.fits(k, procs, w) {
 			k++
 			continue

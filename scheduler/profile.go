@@ -1,0 +1,335 @@
+package scheduler
+
+import (
+	"math"
+	"slices"
+)
+
+// blkCap is the most steps a block of a blockProfile holds; blkFill is how
+// many release appends put in one before starting the next, leaving room
+// for the splits reservations make.
+const (
+	blkCap  = 64
+	blkFill = 48
+)
+
+// blockProfile is the processor-only availability profile of conservative
+// backfilling: a step function of free processors over time, free from
+// the step's time until the next step's (the last step lasts forever).
+// It describes the same function, with the same step times, as the plain
+// array profile when no power limit is in force, but keeps the steps in
+// blocks of at most blkCap consecutive steps. Each block has a lazy
+// addend and the smallest and largest value of its steps, so a search can
+// jump over whole blocks in which no step can fit (or block) a job, and a
+// reservation adds to whole blocks in O(1) each. Searches and reservations
+// cost O(K/blkCap + blkCap) for K steps instead of O(K).
+//
+// Blocks are numbered by id; block id b keeps its steps in
+// t[b*blkCap:b*blkCap+n] and f[...], and the per-position arrays (ord, first,
+// n, add, lo, hi) list the blocks in time order. All storage is reused
+// across resets, so steady-state use does not allocate.
+type blockProfile struct {
+	t []float64 // step times by block id
+	f []int     // step values without their block's addend, by block id
+
+	ord   []int32   // block ids in time order
+	first []float64 // time of each block's first step
+	n     []int32   // steps in each block
+	add   []int     // lazy addend of each block
+	lo    []int     // smallest f of each block (without add)
+	hi    []int     // largest f of each block (without add)
+
+	spare []int32 // block ids not in use
+	nid   int32   // block ids allocated so far
+}
+
+// reset makes the profile a single step of free processors from now on.
+func (p *blockProfile) reset(now float64, free int) {
+	p.spare = append(p.spare, p.ord...)
+	p.ord, p.first, p.n, p.add, p.lo, p.hi = p.ord[:0], p.first[:0], p.n[:0], p.add[:0], p.lo[:0], p.hi[:0]
+	p.appendBlock(len(p.ord), now, free)
+}
+
+// newID returns an unused block id.
+func (p *blockProfile) newID() int32 {
+	if k := len(p.spare); k > 0 {
+		id := p.spare[k-1]
+		p.spare = p.spare[:k-1]
+		return id
+	}
+	id := p.nid
+	p.nid++
+	p.t = append(p.t, make([]float64, blkCap)...)
+	p.f = append(p.f, make([]int, blkCap)...)
+	return id
+}
+
+// appendBlock inserts, at position pos, a block holding the single step
+// (at, v) (v without addend).
+func (p *blockProfile) appendBlock(pos int, at float64, v int) {
+	id := p.newID()
+	p.t[int(id)*blkCap], p.f[int(id)*blkCap] = at, v
+	p.ord = slices.Insert(p.ord, pos, id)
+	p.first = slices.Insert(p.first, pos, at)
+	p.n = slices.Insert(p.n, pos, 1)
+	p.add = slices.Insert(p.add, pos, 0)
+	p.lo = slices.Insert(p.lo, pos, v)
+	p.hi = slices.Insert(p.hi, pos, v)
+}
+
+// base returns the offset of the block at position pos in t and f.
+func (p *blockProfile) base(pos int) int { return int(p.ord[pos]) * blkCap }
+
+// value returns the free processors of step k of the block at pos.
+func (p *blockProfile) value(pos, k int) int { return p.f[p.base(pos)+k] + p.add[pos] }
+
+// release adds procs processors from time at on; at must be ≥ the last
+// step's time. It is only used to build the profile, before any
+// reservation, so no block has an addend.
+func (p *blockProfile) release(at float64, procs int) {
+	pos := len(p.ord) - 1
+	b, n := p.base(pos), int(p.n[pos])
+	last := p.f[b+n-1]
+	if p.t[b+n-1] == at {
+		// lo and hi stay bounds of the block's values, which is all
+		// searches need (refresh tightens them).
+		p.f[b+n-1] = last + procs
+		p.hi[pos] = max(p.hi[pos], last+procs)
+		p.lo[pos] = min(p.lo[pos], last+procs)
+		if n == 1 {
+			p.lo[pos], p.hi[pos] = last+procs, last+procs
+		}
+		return
+	}
+	v := last + procs + p.add[pos]
+	if n >= blkFill {
+		p.appendBlock(len(p.ord), at, v)
+		return
+	}
+	p.t[b+n], p.f[b+n] = at, v-p.add[pos]
+	p.n[pos]++
+	p.lo[pos], p.hi[pos] = min(p.lo[pos], v-p.add[pos]), max(p.hi[pos], v-p.add[pos])
+}
+
+// locate returns the position and index of the step in force at time t
+// (the last step starting at or before it; the first step if t is before
+// every step).
+func (p *blockProfile) locate(t float64) (pos, k int) {
+	pos = max(0, sortSearchF(p.first, t)-1)
+	b, n := p.base(pos), int(p.n[pos])
+	k = max(0, sortSearchF(p.t[b:b+n], t)-1)
+	return pos, k
+}
+
+// sortSearchF returns the number of elements of a (sorted) that are ≤ t.
+func sortSearchF(a []float64, t float64) int {
+	lo, hi := 0, len(a)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if a[m] <= t {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// split makes sure a step starts at t (t after the first step's time) and
+// returns its position and index.
+func (p *blockProfile) split(t float64) (pos, k int) {
+	pos, k = p.locate(t)
+	b := p.base(pos)
+	if p.t[b+k] == t {
+		return pos, k
+	}
+	if p.n[pos] == blkCap {
+		p.splitBlock(pos)
+		if k >= blkCap/2 {
+			pos, k = pos+1, k-blkCap/2
+		}
+		b = p.base(pos)
+	}
+	n := int(p.n[pos])
+	copy(p.t[b+k+2:b+n+1], p.t[b+k+1:b+n])
+	copy(p.f[b+k+2:b+n+1], p.f[b+k+1:b+n])
+	p.t[b+k+1], p.f[b+k+1] = t, p.f[b+k]
+	p.n[pos]++
+	return pos, k + 1
+}
+
+// splitBlock moves the second half of the full block at pos into a new
+// block after it.
+func (p *blockProfile) splitBlock(pos int) {
+	const h = blkCap / 2
+	b := p.base(pos)
+	p.appendBlock(pos+1, p.t[b+h], 0)
+	nb := p.base(pos + 1)
+	copy(p.t[nb:nb+h], p.t[b+h:b+blkCap])
+	copy(p.f[nb:nb+h], p.f[b+h:b+blkCap])
+	p.n[pos], p.n[pos+1] = h, h
+	p.add[pos+1] = p.add[pos]
+	p.refresh(pos)
+	p.refresh(pos + 1)
+}
+
+// refresh recomputes the block at pos's smallest and largest value.
+// Between refreshes lo and hi are only bounds: lo ≤ every value ≤ hi.
+func (p *blockProfile) refresh(pos int) {
+	b, n := p.base(pos), int(p.n[pos])
+	lo, hi := p.f[b], p.f[b]
+	for _, v := range p.f[b+1 : b+n] {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	p.lo[pos], p.hi[pos] = lo, hi
+}
+
+// reserve takes procs processors over [from, to); from is at or after the
+// first step's time.
+func (p *blockProfile) reserve(from, to float64, procs int) {
+	p.split(from)
+	p.split(to)
+	pa, ka := p.locate(from) // splitting at to may have moved from's step
+	pb, kb := p.locate(to)
+	if pa == pb {
+		p.addRange(pa, ka, kb, -procs)
+		return
+	}
+	p.addRange(pa, ka, int(p.n[pa]), -procs)
+	for pos := pa + 1; pos < pb; pos++ {
+		p.add[pos] -= procs
+	}
+	p.addRange(pb, 0, kb, -procs)
+}
+
+// addRange adds d to steps [i, j) of the block at pos.
+func (p *blockProfile) addRange(pos, i, j, d int) {
+	if i >= j {
+		return
+	}
+	if i == 0 && j == int(p.n[pos]) {
+		p.add[pos] += d
+		return
+	}
+	b := p.base(pos)
+	for k := b + i; k < b+j; k++ {
+		p.f[k] += d
+	}
+	p.refresh(pos)
+}
+
+// advance drops the steps before the one in force at now and moves that
+// step's time to now.
+func (p *blockProfile) advance(now float64) {
+	pos, k := p.locate(now)
+	if pos > 0 {
+		p.spare = append(p.spare, p.ord[:pos]...)
+		p.ord = append(p.ord[:0], p.ord[pos:]...)
+		p.first = append(p.first[:0], p.first[pos:]...)
+		p.n = append(p.n[:0], p.n[pos:]...)
+		p.add = append(p.add[:0], p.add[pos:]...)
+		p.lo = append(p.lo[:0], p.lo[pos:]...)
+		p.hi = append(p.hi[:0], p.hi[pos:]...)
+	}
+	b, n := p.base(0), int(p.n[0])
+	if k > 0 {
+		copy(p.t[b:b+n-k], p.t[b+k:b+n])
+		copy(p.f[b:b+n-k], p.f[b+k:b+n])
+		p.n[0] = int32(n - k)
+		p.refresh(0)
+	}
+	p.t[b], p.first[0] = now, now
+}
+
+// earliest returns the earliest step start at or after the step in force
+// at lb from which procs processors are free for dur seconds, or +Inf if
+// there is none, and the smallest number of free processors over that
+// window or a lower bound of it. The caller guarantees that no step start
+// before lb fits, so the answer is that of a scan from the first step.
+func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
+	pos, k := p.locate(lb)
+	for {
+		pos, k = p.nextFit(pos, k, procs)
+		if pos < 0 {
+			return math.Inf(1), 0
+		}
+		start := p.t[p.base(pos)+k]
+		end := start + dur
+		mpos, mk, low := p.nextBlock(pos, k, procs, end)
+		if mpos < 0 {
+			return start, low
+		}
+		// Step m is too full; no start before it can work.
+		pos, k = mpos, mk+1
+		if k == int(p.n[pos]) {
+			pos, k = pos+1, 0
+			if pos == len(p.ord) {
+				return math.Inf(1), 0
+			}
+		}
+	}
+}
+
+// nextFit returns the first step at or after (pos, k) with at least procs
+// free processors, or -1.
+func (p *blockProfile) nextFit(pos, k, procs int) (int, int) {
+	for ; pos < len(p.ord); pos, k = pos+1, 0 {
+		need := procs - p.add[pos]
+		if p.hi[pos] < need {
+			continue
+		}
+		b, n := p.base(pos), int(p.n[pos])
+		for ; k < n; k++ {
+			if p.f[b+k] >= need {
+				return pos, k
+			}
+		}
+	}
+	return -1, 0
+}
+
+// nextBlock returns the first step after (pos, k) that starts before end
+// and has fewer than procs free processors, or -1 and a lower bound of
+// the free processors over [start of (pos, k), end).
+func (p *blockProfile) nextBlock(pos, k, procs int, end float64) (int, int, int) {
+	low := p.value(pos, k)
+	k++
+	for ; pos < len(p.ord); pos, k = pos+1, 0 {
+		b, n := p.base(pos), int(p.n[pos])
+		if k >= n {
+			continue
+		}
+		if p.t[b+k] >= end {
+			break
+		}
+		a := p.add[pos]
+		if p.lo[pos]+a >= procs {
+			low = min(low, p.lo[pos]+a)
+			continue
+		}
+		for ; k < n; k++ {
+			if p.t[b+k] >= end {
+				return -1, 0, low
+			}
+			v := p.f[b+k] + a
+			if v < procs {
+				return pos, k, 0
+			}
+			low = min(low, v)
+		}
+	}
+	return -1, 0, low
+}
+
+// steps appends the profile's steps, in time order, to ts and fs (for
+// tests and checks).
+func (p *blockProfile) steps(ts []float64, fs []int) ([]float64, []int) {
+	for pos := range p.ord {
+		b, n := p.base(pos), int(p.n[pos])
+		ts = append(ts, p.t[b:b+n]...)
+		for _, v := range p.f[b : b+n] {
+			fs = append(fs, v+p.add[pos])
+		}
+	}
+	return ts, fs
+}

@@ -1,0 +1,287 @@
+package scheduler_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"drsim/internal/sharedtest"
+	"drsim/scheduler"
+	"drsim/scheduler/sim"
+	"drsim/workloads"
+)
+
+// refConservative is conservative backfilling as it was before the block
+// profile (scheduler/conservative.go at commit 2f9072d), kept verbatim on
+// its plain array profile as the reference for end-to-end equality. It is
+// registered only for the duration of the tests that use it.
+type refConservative struct {
+	p     refProfile
+	valid bool
+}
+
+func (*refConservative) Name() string { return "conservative-ref" }
+
+func (c *refConservative) Schedule(v *scheduler.View) {
+	p := &c.p
+	from := 0
+	if !v.Changed() && c.valid {
+		p.advance(v.Now)
+		from = v.NewFrom()
+	} else {
+		p.reset(v.Now, v.Free(), v.PowerHeadroom())
+		for i := 0; i < v.Running(); i++ {
+			r := v.RunningJob(i)
+			p.release(math.Max(v.Now, r.EstEnd), r.Procs, r.Power)
+		}
+	}
+	c.valid = true
+	for i := v.Next(from, v.Total); i >= 0; i = v.Next(i+1, v.Total) {
+		if v.Free() == 0 {
+			c.valid = false
+			break
+		}
+		q := v.Job(i)
+		t := p.earliest(q.Procs, q.Power, q.Est)
+		if math.IsInf(t, 1) {
+			continue
+		}
+		if t == v.Now {
+			if !v.Fits(i) {
+				c.valid = false
+			} else {
+				v.Start(i)
+			}
+		}
+		v.Reserve(i, t)
+		p.reserve(t, t+q.Est, q.Procs, q.Power)
+	}
+}
+
+type refProfile struct {
+	t    []float64
+	free []int
+	room []float64
+}
+
+func (p *refProfile) advance(now float64) {
+	k, found := slices.BinarySearch(p.t, now)
+	if !found {
+		k--
+	}
+	if k <= 0 {
+		p.t[0] = now
+		return
+	}
+	p.t = append(p.t[:0], p.t[k:]...)
+	p.free = append(p.free[:0], p.free[k:]...)
+	p.room = append(p.room[:0], p.room[k:]...)
+	p.t[0] = now
+}
+
+func (p *refProfile) reset(now float64, free int, room float64) {
+	p.t = append(p.t[:0], now)
+	p.free = append(p.free[:0], free)
+	p.room = append(p.room[:0], room)
+}
+
+func (p *refProfile) release(at float64, procs int, w float64) {
+	n := len(p.t)
+	if p.t[n-1] == at {
+		p.free[n-1] += procs
+		p.room[n-1] += w
+		return
+	}
+	p.t = append(p.t, at)
+	p.free = append(p.free, p.free[n-1]+procs)
+	p.room = append(p.room, p.room[n-1]+w)
+}
+
+func (p *refProfile) fits(k, procs int, w float64) bool {
+	return p.free[k] >= procs && w <= p.room[k]*(1+1e-12)+1e-9 // powerOK
+}
+
+func (p *refProfile) earliest(procs int, w, dur float64) float64 {
+	for k := 0; k < len(p.t); {
+		if !p.fits(k, procs, w) {
+			k++
+			continue
+		}
+		start, end := p.t[k], p.t[k]+dur
+		m := k + 1
+		for m < len(p.t) && p.t[m] < end && p.fits(m, procs, w) {
+			m++
+		}
+		if m == len(p.t) || p.t[m] >= end {
+			return start
+		}
+		k = m + 1
+	}
+	return math.Inf(1)
+}
+
+func (p *refProfile) reserve(from, to float64, procs int, w float64) {
+	i := p.split(from)
+	j := p.split(to)
+	for k := i; k < j; k++ {
+		p.free[k] -= procs
+		p.room[k] -= w
+	}
+}
+
+func (p *refProfile) split(t float64) int {
+	k, found := slices.BinarySearch(p.t, t)
+	if found {
+		return k
+	}
+	p.t = slices.Insert(p.t, k, t)
+	p.free = slices.Insert(p.free, k, p.free[k-1])
+	p.room = slices.Insert(p.room, k, p.room[k-1])
+	return k
+}
+
+// withReference registers the reference policy while f runs.
+func withReference(t testing.TB, f func()) {
+	t.Helper()
+	scheduler.Policies["conservative-ref"] = func() scheduler.Policy { return &refConservative{} }
+	defer delete(scheduler.Policies, "conservative-ref")
+	f()
+}
+
+// jobsCSV runs spec on tr and returns jobs.csv.
+func jobsCSV(t testing.TB, spec sim.Spec, tr *workloads.Trace) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	spec.Check = true
+	res, err := sim.Run(context.Background(), spec, tr, sim.Outputs{Jobs: &buf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stats.NViolations > 0 {
+		t.Fatalf("%+v: invariant violations: %v", spec, res.Stats.Violations)
+	}
+	return buf.Bytes()
+}
+
+// sameAsReference requires byte-identical jobs.csv from conservative and
+// the reference under spec.
+func sameAsReference(t *testing.T, name string, spec sim.Spec, tr *workloads.Trace) {
+	t.Helper()
+	spec.Policy = "conservative"
+	got := jobsCSV(t, spec, tr)
+	spec.Policy = "conservative-ref"
+	want := jobsCSV(t, spec, tr)
+	if !bytes.Equal(got, want) {
+		gl, wl := bytes.Split(got, []byte("\n")), bytes.Split(want, []byte("\n"))
+		for i := range min(len(gl), len(wl)) {
+			if !bytes.Equal(gl[i], wl[i]) {
+				t.Fatalf("%s: jobs.csv differs at line %d:\n got %s\nwant %s", name, i+1, gl[i], wl[i])
+			}
+		}
+		t.Fatalf("%s: jobs.csv has %d lines, reference %d", name, len(gl), len(wl))
+	}
+	if bytes.Count(got, []byte("\n")) < 2 {
+		t.Fatalf("%s: no jobs ran", name)
+	}
+}
+
+// randomTrace returns n jobs on a machine of procs processors, drawn from
+// few classes (processors, estimate) so that runs of identical jobs, the
+// case conservative batches, are common, with bursts of arrivals.
+func randomTrace(r *rand.Rand, n, procs int) *workloads.Trace {
+	ests := []float64{600, 3600, 7200, 14400, 86400}
+	sizes := []int64{1, 1, 1, 2, 4, int64(procs / 4), int64(procs / 2), int64(procs)}
+	jobs := make([]workloads.Job, n)
+	at := 0.0
+	var size int64 = 1
+	est := 3600.0
+	for i := range jobs {
+		if r.IntN(3) == 0 { // new class; otherwise repeat the last one
+			size = max(1, sizes[r.IntN(len(sizes))])
+			est = ests[r.IntN(len(ests))]
+		}
+		if r.IntN(4) == 0 {
+			at += float64(r.IntN(3000))
+		}
+		run := math.Ceil(est * r.Float64())
+		if r.IntN(8) == 0 {
+			run = est + 100 // runs over: killed, or extended
+		}
+		jobs[i] = workloads.Job{ID: int64(i + 1), Submit: at, Run: max(1, run), Procs: size, ReqProcs: size,
+			ReqTime: est, Estimate: est, Exe: int64(r.IntN(5)), User: int64(r.IntN(5))}
+	}
+	return &workloads.Trace{Jobs: jobs, MachineProcs: int64(procs)}
+}
+
+// TestConservativeMatchesReferenceRandom compares conservative with the
+// reference on random workloads, without power limits and under
+// demand-response limits with a power-aware governor (the power path),
+// in both queue orders, both overrun rules and both pass modes.
+func TestConservativeMatchesReferenceRandom(t *testing.T) {
+	specs := []sim.Spec{
+		{},
+		{Order: "sef"},
+		{Overrun: "extend"},
+		{Pass: "event"},
+		{DVFS: "dr", DRRatio: 0.5, DRLimit: 0.5, DRDuration: "1h-3h"},
+		{DVFS: "dr", DRRatio: 0.3, DRLimit: 0.7, DRDuration: "1h-3h", Overrun: "extend", Order: "sef"},
+	}
+	withReference(t, func() {
+		for seed := range 60 {
+			r := rand.New(rand.NewPCG(uint64(seed), 7))
+			tr := randomTrace(r, 150+r.IntN(250), 4+r.IntN(60))
+			for k, s := range specs {
+				s.Seed = uint64(seed + 1)
+				sameAsReference(t, fmt.Sprintf("seed %d spec %d", seed, k), s, tr)
+			}
+		}
+	})
+}
+
+// TestConservativeMatchesReferenceTraces compares conservative with the
+// reference on the first 30,000 jobs of HPC2N and RICC, without a limit
+// and under generated demand-response events.
+func TestConservativeMatchesReferenceTraces(t *testing.T) {
+	for _, name := range []string{"HPC2N-2002-2.2-cln.swf.gz", "RICC-2010-2.swf.gz"} {
+		path := sharedtest.Path(t, "traces/"+name)
+		for _, s := range []sim.Spec{{}, {DVFS: "dr", DRRatio: 0.3}} {
+			s.Trace, s.Jobs = path, 30000
+			tr, err := sim.Load(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			withReference(t, func() { sameAsReference(t, name+" "+s.DVFS, s, tr) })
+		}
+	}
+}
+
+// BenchmarkConservative replays whole traces under conservative
+// backfilling, processors only, through the engine alone (no output):
+//
+//	DRSIM_SHARED=/work/shared go test -run ^$ -bench Conservative ./scheduler
+func BenchmarkConservative(b *testing.B) {
+	for _, name := range []string{"HPC2N-2002-2.2-cln.swf.gz", "RICC-2010-2.swf.gz"} {
+		b.Run(name, func(b *testing.B) {
+			tr, err := workloads.LoadFile(sharedtest.Path(b, "traces/"+name), workloads.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				e, err := scheduler.New(scheduler.Config{Procs: int(tr.MachineProcs), Policy: "conservative"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := e.Run(context.Background(), &scheduler.SliceSource{Jobs: tr.Jobs}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(tr.Jobs))*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+		})
+	}
+}

@@ -1,0 +1,285 @@
+package scheduler
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// refProfile is the plain array profile as conservative backfilling used
+// it before blockProfile (scheduler/conservative.go at commit 2f9072d),
+// kept verbatim as the reference the fast structures must match.
+type refProfile struct {
+	t    []float64
+	free []int
+	room []float64
+}
+
+func (p *refProfile) reset(now float64, free int, room float64) {
+	p.t = append(p.t[:0], now)
+	p.free = append(p.free[:0], free)
+	p.room = append(p.room[:0], room)
+}
+
+func (p *refProfile) release(at float64, procs int, w float64) {
+	n := len(p.t)
+	if p.t[n-1] == at {
+		p.free[n-1] += procs
+		p.room[n-1] += w
+		return
+	}
+	p.t = append(p.t, at)
+	p.free = append(p.free, p.free[n-1]+procs)
+	p.room = append(p.room, p.room[n-1]+w)
+}
+
+func (p *refProfile) fits(k, procs int, w float64) bool {
+	return p.free[k] >= procs && powerOK(w, p.room[k])
+}
+
+func (p *refProfile) earliest(procs int, w, dur float64) float64 {
+	for k := 0; k < len(p.t); {
+		if !p.fits(k, procs, w) {
+			k++
+			continue
+		}
+		start, end := p.t[k], p.t[k]+dur
+		m := k + 1
+		for m < len(p.t) && p.t[m] < end && p.fits(m, procs, w) {
+			m++
+		}
+		if m == len(p.t) || p.t[m] >= end {
+			return start
+		}
+		k = m + 1
+	}
+	return math.Inf(1)
+}
+
+func (p *refProfile) reserve(from, to float64, procs int, w float64) {
+	i := p.split(from)
+	j := p.split(to)
+	for k := i; k < j; k++ {
+		p.free[k] -= procs
+		p.room[k] -= w
+	}
+}
+
+func (p *refProfile) split(t float64) int {
+	k, found := slices.BinarySearch(p.t, t)
+	if found {
+		return k
+	}
+	p.t = slices.Insert(p.t, k, t)
+	p.free = slices.Insert(p.free, k, p.free[k-1])
+	p.room = slices.Insert(p.room, k, p.room[k-1])
+	return k
+}
+
+func (p *refProfile) advance(now float64) {
+	k, found := slices.BinarySearch(p.t, now)
+	if !found {
+		k--
+	}
+	if k <= 0 {
+		p.t[0] = now
+		return
+	}
+	p.t = append(p.t[:0], p.t[k:]...)
+	p.free = append(p.free[:0], p.free[k:]...)
+	p.room = append(p.room[:0], p.room[k:]...)
+	p.t[0] = now
+}
+
+// windowMin is the fewest free processors over [from, to) (from's step
+// included even when to == from).
+func (p *refProfile) windowMin(from, to float64) int {
+	low := math.MaxInt
+	for k := range p.t {
+		next := math.Inf(1)
+		if k+1 < len(p.t) {
+			next = p.t[k+1]
+		}
+		if next > from && (p.t[k] < to || p.t[k] <= from) {
+			low = min(low, p.free[k])
+		}
+	}
+	return low
+}
+
+// randTime returns a time after t: often an integer gap (so that times
+// coincide), sometimes a fraction, sometimes none.
+func randTime(r *rand.Rand, t float64) float64 {
+	switch r.IntN(4) {
+	case 0:
+		return t
+	case 1:
+		return t + r.Float64()*50
+	}
+	return t + float64(r.IntN(30))
+}
+
+// randDur returns a reservation length: zero, short, or long enough to
+// cross many steps.
+func randDur(r *rand.Rand) float64 {
+	switch r.IntN(6) {
+	case 0:
+		return 0
+	case 1:
+		return r.Float64() * 10
+	case 2:
+		return float64(r.IntN(2000))
+	}
+	return float64(1 + r.IntN(100))
+}
+
+// buildPair builds the same random processor-only profile in both
+// structures and returns the machine size.
+func buildPair(r *rand.Rand, ref *refProfile, bp *blockProfile) (now float64, total int) {
+	now = float64(r.IntN(100))
+	free := r.IntN(8)
+	ref.reset(now, free, math.Inf(1))
+	bp.reset(now, free)
+	total = free
+	at := now
+	nrel := r.IntN(6)
+	if r.IntN(3) == 0 {
+		nrel = r.IntN(400) // several blocks
+	}
+	for range nrel {
+		at = randTime(r, at)
+		procs := r.IntN(6)
+		ref.release(at, procs, float64(procs))
+		bp.release(at, procs)
+		total += procs
+	}
+	return now, total
+}
+
+func sameSteps(t *testing.T, seed, op int, ref *refProfile, bp *blockProfile, ts []float64, fs []int) ([]float64, []int) {
+	t.Helper()
+	ts, fs = bp.steps(ts[:0], fs[:0])
+	if !slices.Equal(ts, ref.t) || !slices.Equal(fs, ref.free) {
+		t.Fatalf("seed %d op %d: steps differ\nblock: %v %v\nref:   %v %v", seed, op, ts, fs, ref.t, ref.free)
+	}
+	for pos := range bp.ord { // lo and hi bound every value
+		b, n := bp.base(pos), int(bp.n[pos])
+		for _, v := range bp.f[b : b+n] {
+			if v < bp.lo[pos] || v > bp.hi[pos] {
+				t.Fatalf("seed %d op %d: block %d value %d outside [%d, %d]", seed, op, pos, v, bp.lo[pos], bp.hi[pos])
+			}
+		}
+		if bp.first[pos] != bp.t[b] {
+			t.Fatalf("seed %d op %d: block %d first %v, step %v", seed, op, pos, bp.first[pos], bp.t[b])
+		}
+	}
+	return ts, fs
+}
+
+// TestBlockProfileMatchesReference drives the block profile and the
+// reference with the same random builds, searches, reservations (single
+// and batched) and advances, and requires identical answers and identical
+// steps (times and values) after every operation. The reused blockProfile
+// also exercises block recycling.
+func TestBlockProfileMatchesReference(t *testing.T) {
+	var ref refProfile
+	var bp blockProfile
+	var ts []float64
+	var fs []int
+	for seed := range 4000 {
+		r := rand.New(rand.NewPCG(uint64(seed), 0))
+		now, total := buildPair(r, &ref, &bp)
+		ts, fs = sameSteps(t, seed, -1, &ref, &bp, ts, fs)
+		for op := range r.IntN(300) {
+			if r.IntN(15) == 0 { // advance the clock
+				now = randTime(r, now)
+				ref.advance(now)
+				bp.advance(now)
+				ts, fs = sameSteps(t, seed, op, &ref, &bp, ts, fs)
+				continue
+			}
+			procs, dur := r.IntN(total+3), randDur(r)
+			if r.IntN(4) == 0 {
+				procs = r.IntN(3)
+			}
+			want := ref.earliest(procs, 0, dur)
+			lb := now
+			if !math.IsInf(want, 1) && r.IntN(2) == 0 {
+				lb = now + r.Float64()*(want-now) // any lb ≤ the answer is valid
+				if r.IntN(2) == 0 {
+					lb = want
+				}
+			}
+			got, low := bp.earliest(procs, dur, lb)
+			if got != want {
+				t.Fatalf("seed %d op %d: earliest(%d, %v, lb %v) = %v, want %v", seed, op, procs, dur, lb, got, want)
+			}
+			if math.IsInf(want, 1) {
+				continue
+			}
+			if m := ref.windowMin(want, want+dur); low > m || low < procs {
+				t.Fatalf("seed %d op %d: window low %d, want in [%d, %d]", seed, op, low, procs, m)
+			}
+			if r.IntN(5) == 0 {
+				continue // search only
+			}
+			k := 1 // a batch of k identical jobs, as Conservative.flush makes
+			if procs > 0 && r.IntN(3) == 0 {
+				k = 1 + r.IntN(low/procs)
+			}
+			for range k {
+				ref.reserve(want, want+dur, procs, 0)
+			}
+			bp.reserve(want, want+dur, k*procs)
+			ts, fs = sameSteps(t, seed, op, &ref, &bp, ts, fs)
+		}
+	}
+}
+
+// TestEarliestFromMatchesReference checks the power-aware profile's
+// search from a lower bound against the reference's scan from the first
+// step, with finite and infinite headroom, on random profiles.
+func TestEarliestFromMatchesReference(t *testing.T) {
+	for seed := range 3000 {
+		r := rand.New(rand.NewPCG(uint64(seed), 1))
+		var ref refProfile
+		var p profile
+		now := float64(r.IntN(100))
+		room := math.Inf(1)
+		if r.IntN(4) > 0 {
+			room = float64(r.IntN(1000))
+		}
+		free := r.IntN(8)
+		ref.reset(now, free, room)
+		p.reset(now, free, room)
+		at := now
+		for range r.IntN(60) {
+			at = randTime(r, at)
+			procs, w := r.IntN(6), r.Float64()*300
+			ref.release(at, procs, w)
+			p.release(at, procs, w)
+		}
+		for op := range r.IntN(100) {
+			procs, w, dur := r.IntN(20), r.Float64()*1500, randDur(r)
+			if r.IntN(5) == 0 {
+				w = 0
+			}
+			want := ref.earliest(procs, w, dur)
+			lb := now
+			if !math.IsInf(want, 1) && r.IntN(2) == 0 {
+				lb = now + r.Float64()*(want-now)
+			}
+			if got := p.earliestFrom(procs, w, dur, lb); got != want {
+				t.Fatalf("seed %d op %d: earliestFrom(%d, %v, %v, lb %v) = %v, want %v", seed, op, procs, w, dur, lb, got, want)
+			}
+			if !math.IsInf(want, 1) {
+				ref.reserve(want, want+dur, procs, w)
+				p.reserve(want, want+dur, procs, w)
+			}
+			if !slices.Equal(p.t, ref.t) || !slices.Equal(p.free, ref.free) || !slices.Equal(p.room, ref.room) {
+				t.Fatalf("seed %d op %d: steps differ", seed, op)
+			}
+		}
+	}
+}
