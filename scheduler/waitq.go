@@ -42,12 +42,27 @@ func (w *waitQueue) push(slot int32, procs int, est float64) {
 
 // remove tombstones entry i. Block minimums stay valid lower bounds.
 func (w *waitQueue) remove(i int) {
+	p, e := w.procs[i], w.est[i]
 	w.slots[i] = -1
 	w.procs[i] = math.MaxInt32
+	w.est[i] = math.Inf(1)
 	w.live--
+	if b := i >> blockShift; p == w.bmin[b] || e == w.best[b] {
+		w.refresh(b) // keep the bounds tight so scans skip drained blocks
+	}
 	for w.head < len(w.slots) && w.slots[w.head] < 0 {
 		w.head++
 	}
+}
+
+// refresh recomputes block b's bounds from its entries.
+func (w *waitQueue) refresh(b int) {
+	lo, hi := b<<blockShift, min((b+1)<<blockShift, len(w.procs))
+	mp, me := int32(math.MaxInt32), math.Inf(1)
+	for k := lo; k < hi; k++ {
+		mp, me = min(mp, w.procs[k]), min(me, w.est[k])
+	}
+	w.bmin[b], w.best[b] = mp, me
 }
 
 // next returns the first index ≥ i of a live entry needing at most
