@@ -8,7 +8,11 @@
 //   - alloc.go: Allocator (free-processor bookkeeping) and the placement
 //     registry Placements ("contiguous", "scattered", ...). A new placement
 //     is one file plus one registry line.
-//   - energy.go: Meter, the exact integral of piecewise-constant power.
+//   - energy.go: Meter, the exact integral of piecewise-constant power
+//     (running jobs, idle processors, off nodes, booting nodes).
+//   - nodes.go: Nodes, an Allocator wrapper keeping per-node occupancy and
+//     power states (idle, busy, off, booting) for node power saving.
+//   - topology.go: NodeTopology and the "topology" placement.
 //
 // Units: processors are counted in processors (SWF's unit), power in W,
 // energy in J, time in s. The package is pure: no I/O, no clocks, no global

@@ -4,20 +4,27 @@ import "math"
 
 // Meter integrates piecewise-constant cluster power exactly: power changes
 // only at events, so energy is Σ P·Δt over the intervals between them, with
-// no sampling. Busy power (the running jobs' draw) and idle power are kept
-// apart so that total = Σ job energy + idle energy can be checked.
+// no sampling. Busy power (the running jobs' draw), idle power, the draw of
+// powered-off nodes and that of booting nodes (transitions) are kept apart
+// so that total = Σ job energy + idle + off + transition energy can be
+// checked. Processors of off or booting nodes draw no idle power.
 type Meter struct {
 	IdleW float64 // power of one idle processor (W)
+	OffW  float64 // power of one powered-off node (W)
+	BootW float64 // power of one booting node (W)
 
 	last      float64 // time of the last Advance
 	started   bool
 	busyW     float64 // Σ running jobs' power (W)
 	idleProcs int
+	offNodes  int
+	bootNodes int
 
 	// Limit is the power limit in force (W); +Inf outside DR events.
 	Limit float64
 
 	BusyJ, IdleJ float64 // energy so far (J)
+	OffJ, TransJ float64 // energy of off and of booting nodes so far (J)
 	PeakW        float64
 	sumPdt       float64 // ∫ P dt
 	sumP2dt      float64 // ∫ P² dt
@@ -35,7 +42,19 @@ func NewMeter(procs int, idleW, t0 float64) *Meter {
 }
 
 // Power returns the cluster's current power draw (W).
-func (m *Meter) Power() float64 { return m.busyW + float64(m.idleProcs)*m.IdleW }
+func (m *Meter) Power() float64 {
+	p := m.busyW + float64(m.idleProcs)*m.IdleW
+	if m.offNodes != 0 || m.bootNodes != 0 {
+		p += float64(m.offNodes)*m.OffW + float64(m.bootNodes)*m.BootW
+	}
+	return p
+}
+
+// NonJobW returns the power not drawn by running jobs: idle processors,
+// off nodes and booting nodes (W).
+func (m *Meter) NonJobW() float64 {
+	return float64(m.idleProcs)*m.IdleW + float64(m.offNodes)*m.OffW + float64(m.bootNodes)*m.BootW
+}
 
 // BusyW returns the running jobs' current power (W).
 func (m *Meter) BusyW() float64 { return m.busyW }
@@ -49,6 +68,10 @@ func (m *Meter) Advance(t float64) {
 	p := m.Power()
 	m.BusyJ += m.busyW * dt
 	m.IdleJ += float64(m.idleProcs) * m.IdleW * dt
+	if m.offNodes != 0 || m.bootNodes != 0 {
+		m.OffJ += float64(m.offNodes) * m.OffW * dt
+		m.TransJ += float64(m.bootNodes) * m.BootW * dt
+	}
 	m.sumPdt += p * dt
 	m.sumP2dt += p * p * dt
 	m.span += dt
@@ -74,6 +97,17 @@ func (m *Meter) Change(busyDelta float64, procDelta int) {
 	}
 }
 
+// NodeChange records, at the current time, that offDelta nodes were
+// powered off, bootDelta nodes started booting and idleDelta processors
+// started drawing idle power (negative to remove): a node powering off is
+// (1, 0, −size), one starting to boot (−1, 1, 0), one coming up (0, −1,
+// size). Call Advance first.
+func (m *Meter) NodeChange(offDelta, bootDelta, idleDelta int) {
+	m.offNodes += offDelta
+	m.bootNodes += bootDelta
+	m.idleProcs += idleDelta
+}
+
 // SetLimit changes the power limit in force at the current time.
 func (m *Meter) SetLimit(w float64) { m.Limit = w }
 
@@ -93,7 +127,7 @@ func (m *Meter) Observe() {
 }
 
 // Energy returns the total energy so far (J).
-func (m *Meter) Energy() float64 { return m.BusyJ + m.IdleJ }
+func (m *Meter) Energy() float64 { return m.BusyJ + m.IdleJ + m.OffJ + m.TransJ }
 
 // MeanStd returns the time-weighted mean and standard deviation of power
 // over everything integrated so far.

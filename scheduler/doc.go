@@ -3,8 +3,9 @@
 //
 // The Engine owns a hand-written binary heap of Event values ordered by
 // (time, kind, sequence): at equal times job finishes come first, in the
-// order the jobs started, then power-limit changes; submits, read lazily
-// from a Source in trace order, come last. By default the policy runs once
+// order the jobs started, then power-limit changes, then node power events
+// (boots, then suspends; only with Config.SuspendAfter > 0); submits, read
+// lazily from a Source in trace order, come last. By default the policy runs once
 // per instant, after all of that instant's events (Pass PassInstant);
 // PassEvent runs it after every single event instead.
 //

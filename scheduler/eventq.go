@@ -1,24 +1,28 @@
 package scheduler
 
 // Kind is an event's class. At equal times, lower kinds are applied first:
-// job finishes, then power-limit (DR) changes. Submits come from the job
-// source and are applied after both (see Engine.Run).
+// job finishes, then power-limit (DR) changes, then node power events
+// (boots, then suspends; nodepower.go). Submits come from the job source
+// and are applied after all of them (see Engine.Run).
 type Kind uint8
 
 const (
-	KindFinish Kind = iota // a running job's work is done
-	KindLimit              // the power limit changes
+	KindFinish  Kind = iota // a running job's work is done
+	KindLimit               // the power limit changes
+	KindBoot                // nodes finish booting (Job −1), or a job's nodes are all up (Job = slot)
+	KindSuspend             // a node idle for Config.SuspendAfter powers off (Job = node)
 )
 
 // Event is a value in the event queue: 32 bytes, no pointers. It is
 // ordered by (T, Kind, Seq), so same-time events resolve identically on
-// every run. For finishes Seq is the job's start order; for limit changes
-// it is the change's index.
+// every run. For finishes and job boots Seq is the job's start order; for
+// limit changes it is the change's index; for node boots 0; for suspends
+// the node.
 type Event struct {
 	T    float64
 	Seq  uint64
-	Job  int32  // slot of the job (finish) or index of the limit step
-	Gen  uint32 // the job's generation when pushed; stale once it is re-timed or evicted
+	Job  int32  // slot of the job (finish, boot), index of the limit step, or node (suspend)
+	Gen  uint32 // the job's (node's) generation when pushed; stale once it is re-timed or evicted (reused)
 	Kind Kind
 }
 

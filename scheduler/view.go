@@ -95,6 +95,9 @@ func (v *View) NextBackfill(i, extra int, shadow float64) int {
 func (v *View) Job(i int) *QueuedJob {
 	if v.stamp[i] != v.pass {
 		v.e.fillQueued(&v.q[i], v.e.wq.slots[i])
+		if v.e.np != nil {
+			v.e.bootAllowance(&v.q[i]) // nodepower.go
+		}
 		v.stamp[i] = v.pass
 	}
 	return &v.q[i]
