@@ -2,14 +2,18 @@ package sim
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"drsim/internal/sharedtest"
 	"drsim/results"
+	"drsim/workloads"
 )
 
 // audit checks what the engine's online checks cannot see from inside:
@@ -130,11 +134,28 @@ func auditRun(t *testing.T, spec Spec) *Result {
 	return res
 }
 
-// TestDeterminism runs the same spec twice and compares every output byte.
+// TestDeterminism runs the same spec twice, under GOMAXPROCS 1 and 2, and
+// compares every output byte. (Loading overlaps gunzip and parsing on two
+// goroutines; nothing else in a run is concurrent.)
 func TestDeterminism(t *testing.T) {
-	run := func() []byte {
+	gen, err := workloads.Lublin(workloads.LublinConfig{Jobs: 3000, Seed: 7, RateFactor: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var zbuf bytes.Buffer
+	zw := gzip.NewWriter(&zbuf)
+	if err := workloads.WriteSWF(zw, &gen.Header, gen.Jobs); err != nil {
+		t.Fatal(err)
+	}
+	zw.Close()
+	path := filepath.Join(t.TempDir(), "w.swf.gz")
+	if err := os.WriteFile(path, zbuf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(procs int) []byte {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		var jobs, power, sum bytes.Buffer
-		spec := Spec{Jobs: 3000, Policy: "easy", DVFS: "dr", DRRatio: 0.3, Placement: "scattered", Seed: 7}
+		spec := Spec{Trace: path, Policy: "easy", DVFS: "dr", DRRatio: 0.3, Placement: "scattered", Seed: 7}
 		tr, err := Load(spec)
 		if err != nil {
 			t.Fatal(err)
@@ -148,7 +169,7 @@ func TestDeterminism(t *testing.T) {
 		}
 		return []byte(fmt.Sprintf("%s\n%s\n%s", jobs.Bytes(), power.Bytes(), sum.Bytes()))
 	}
-	a, b := run(), run()
+	a, b := run(1), run(2)
 	if !bytes.Equal(a, b) {
 		t.Fatal("two identical runs produced different outputs")
 	}
