@@ -176,13 +176,14 @@ type Engine struct {
 	haveNext bool
 	lastSub  float64
 
-	view   View
-	qa, qb QueuedJob // scratch for enqueue
-	ctl    Control
-	rec    results.Record
-	recBuf []byte
-	dirty  bool
-	stats  Stats
+	view    View
+	qa, qb  QueuedJob // scratch for enqueue
+	govKind int       // govTop, govBottom or govOther
+	ctl     Control
+	rec     results.Record
+	recBuf  []byte
+	dirty   bool
+	stats   Stats
 
 	netBuf    []RatioChange
 	lastPow   [4]float64
@@ -217,6 +218,12 @@ func New(cfg Config) (*Engine, error) {
 		e.gov = Performance{}
 	}
 	e.powerAware = e.gov.PowerAware()
+	switch e.gov.(type) {
+	case Performance, *Performance:
+		e.govKind = govTop
+	case Powersave, *Powersave:
+		e.govKind = govBottom
+	}
 	e.hasPower = len(cfg.Apps) > 0
 	for i, t := range cfg.Apps {
 		if len(t.Levels) == 0 {

@@ -101,9 +101,21 @@ func (e *Engine) startLevel(j *job) int {
 		return 0
 	case j.fixed >= 0:
 		return j.fixed
+	case e.govKind == govTop:
+		return len(e.cfg.Apps[j.app].Levels) - 1
+	case e.govKind == govBottom:
+		return 0
 	}
 	return e.gov.StartLevel(e, j.app)
 }
+
+// Static governors, recognised once in New so that the hot path skips the
+// interface call.
+const (
+	govOther = iota
+	govTop
+	govBottom
+)
 
 // scale returns the runtime scale of j's current level.
 func (e *Engine) scale(j *job) float64 {
