@@ -7,10 +7,10 @@ import (
 	"drsim/internal/sharedtest"
 )
 
-// BenchmarkDR compares the simulation time (trace already loaded) of the dr
-// governor with DR events over 25% of the span against plain EASY with the
-// performance governor and no events, on the whole HPC2N trace. The issue's
-// target is dr ≤ 3× plain. Run with
+// BenchmarkDR compares the simulation time (trace already loaded) of the
+// demand-response modes, with DR events over 25% of the span, against plain
+// EASY with the performance governor and no events, on the whole HPC2N
+// trace. The issues' targets: dr and powercap dr ≤ 3× plain. Run with
 //
 //	DRSIM_SHARED=/work/shared go test -run ^$ -bench BenchmarkDR ./scheduler/sim
 func BenchmarkDR(b *testing.B) {
@@ -24,9 +24,12 @@ func BenchmarkDR(b *testing.B) {
 		spec Spec
 	}{
 		{"easy-plain", Spec{Trace: path}},
-		{"easy-dr25", Spec{Trace: path, DVFS: "dr", DRRatio: 0.25}},
+		{"easy-dvfs-dr25", Spec{Trace: path, DVFS: "dr", DRRatio: 0.25}},
 		{"conservative-plain", Spec{Trace: path, Policy: "conservative"}},
-		{"conservative-dr25", Spec{Trace: path, Policy: "conservative", DVFS: "dr", DRRatio: 0.25}},
+		{"conservative-dvfs-dr25", Spec{Trace: path, Policy: "conservative", DVFS: "dr", DRRatio: 0.25}},
+		{"easy-powercap-dr25", Spec{Trace: path, PowerCap: "dr", DRRatio: 0.25}},
+		{"easy-powercap-uniform25", Spec{Trace: path, PowerCap: "uniform", DRRatio: 0.25}},
+		{"easy-powercap-dr-scale25", Spec{Trace: path, PowerCap: "dr", Malleable: 0.3, ResizeCost: 30, DRRatio: 0.25}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
