@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"drsim/results"
+	"drsim/results/plot"
 	"drsim/scheduler/sim"
 )
 
@@ -22,6 +23,8 @@ var runCommand = &cli.Command{
 		&cli.BoolFlag{Name: "force", Usage: "overwrite an existing --out directory"},
 		&cli.Float64Flag{Name: "power-step", Usage: "write at most one power.csv row per this many seconds (0: every change)"},
 		&cli.BoolFlag{Name: "stream", Usage: "stream jobs from the trace file instead of loading it (automatic above 32 MiB)"},
+		&cli.BoolFlag{Name: "plot", Usage: "also draw power.png, queue.png and gantt.png (at most 5,000 jobs) into --out"},
+		&cli.StringFlag{Name: "plot-format", Usage: "figure format: png or svg", Value: "png"},
 	),
 	Action: func(c *cli.Context) error {
 		if err := noArgs(c); err != nil {
@@ -40,9 +43,26 @@ var runCommand = &cli.Command{
 		defer out.abort()
 		o := out.outputs(c.Float64("power-step"))
 		o.Source = src
+		var tl *sim.Timeline
+		if c.Bool("plot") {
+			if c.String("out") == "" {
+				return usagef("run: --plot needs --out DIR")
+			}
+			procs := spec.Procs
+			if procs == 0 {
+				procs = int(tr.MachineProcs)
+			}
+			tl = sim.NewTimeline(procs)
+			o.Observer, o.Record = tl, tl
+		}
 		res, err := sim.Run(c.Context, spec, tr, o)
 		if err != nil {
 			return inputOr(err)
+		}
+		if tl != nil {
+			if err := out.plots(tl, res, c.String("plot-format")); err != nil {
+				return err
+			}
 		}
 		if spec.Check && res.Stats.NViolations > 0 {
 			return fmt.Errorf("run: %d invariant violations, first: %s", res.Stats.NViolations, res.Stats.Violations[0])
@@ -85,6 +105,24 @@ func (o *runOutputs) outputs(step float64) sim.Outputs {
 		return sim.Outputs{}
 	}
 	return sim.Outputs{Jobs: o.jobs, Power: o.power, PowerStep: step}
+}
+
+// plots renders the run's figures into the output directory.
+func (o *runOutputs) plots(tl *sim.Timeline, res *sim.Result, format string) error {
+	f, err := plot.FormatFor("x." + format)
+	if err != nil {
+		return usageErr(err)
+	}
+	figs, err := tl.Figures(res.Limits, f)
+	if err != nil {
+		return err
+	}
+	for _, fig := range figs {
+		if err := results.WriteFileAtomic(filepath.Join(o.dir, fig.Name), fig.Data, true); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (o *runOutputs) commit(s *results.Summary) error {
