@@ -168,8 +168,12 @@ func (c *Calibration) WriteReport(w io.Writer) error {
 			fmt.Fprintf(w, "  %-7s  (no power or energy in the data)\n", cv.name)
 			continue
 		}
-		fmt.Fprintf(w, "  %-7s  %-9s %s  R²=%.5f  RMSE=%.4g %s  LOO-RMSE=%.4g %s\n", cv.name, cv.c.Form,
-			formula(cv.c), cv.c.R2, cv.c.RMSE, cv.unit, cv.c.LOORMSE, cv.unit)
+		loo := fmt.Sprintf("%.4g %s", cv.c.LOORMSE, cv.unit)
+		if cv.c.LOORMSE == 0 && cv.c.RMSE > 0 {
+			loo = "n/a (a leave-one-out fit failed)"
+		}
+		fmt.Fprintf(w, "  %-7s  %-9s %s  R²=%.5f  RMSE=%.4g %s  LOO-RMSE=%s\n", cv.name, cv.c.Form,
+			formula(cv.c), cv.c.R2, cv.c.RMSE, cv.unit, loo)
 	}
 	fmt.Fprintf(tw, "\t%s (%s)\tpower W\tfit\tresid\truntime s\tfit\tresid\t\n", c.Knob, unit)
 	for _, p := range c.Points {

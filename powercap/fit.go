@@ -64,7 +64,10 @@ func looRMSE(form Form, x, y []float64) float64 {
 		r := y[i] - form.eval(coef, x[i])
 		ss += r * r
 	}
-	return math.Sqrt(ss / float64(len(x)))
+	if v := math.Sqrt(ss / float64(len(x))); !math.IsInf(v, 0) && !math.IsNaN(v) {
+		return v
+	}
+	return 0 // a fold's fit diverged (e.g. an exponential overflowing): no estimate
 }
 
 func fitCoef(form Form, x, y []float64) ([]float64, error) {
