@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -165,7 +166,17 @@ func (e *ParseError) Error() string {
 	if e.Column == 0 {
 		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
 	}
-	return fmt.Sprintf("%s:%d:%d: %s=%q: %v", e.File, e.Line, e.Column, e.Name, e.Value, e.Err)
+	return fmt.Sprintf("%s:%d:%d: %s=%q: %v", e.File, e.Line, e.Column, oneLineName(e.Name), e.Value, e.Err)
+}
+
+// oneLineName keeps a column name from the file printable on one line: a
+// header cell may hold anything, line breaks included.
+func oneLineName(s string) string {
+	if strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		q := strconv.Quote(s)
+		return q[1 : len(q)-1]
+	}
+	return s
 }
 
 func (e *ParseError) Unwrap() error { return e.Err }
