@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"drsim/internal/sharedtest"
@@ -20,7 +19,7 @@ import (
 // its plain array profile as the reference for end-to-end equality. It is
 // registered only for the duration of the tests that use it.
 type refConservative struct {
-	p     refProfile
+	p     scheduler.RefProfile
 	valid bool
 }
 
@@ -30,13 +29,13 @@ func (c *refConservative) Schedule(v *scheduler.View) {
 	p := &c.p
 	from := 0
 	if !v.Changed() && c.valid {
-		p.advance(v.Now)
+		p.Advance(v.Now)
 		from = v.NewFrom()
 	} else {
-		p.reset(v.Now, v.Free(), v.PowerHeadroom())
+		p.Reset(v.Now, v.Free(), v.PowerHeadroom())
 		for i := 0; i < v.Running(); i++ {
 			r := v.RunningJob(i)
-			p.release(math.Max(v.Now, r.EstEnd), r.Procs, r.Power)
+			p.Release(math.Max(v.Now, r.EstEnd), r.Procs, r.Power)
 		}
 	}
 	c.valid = true
@@ -46,7 +45,7 @@ func (c *refConservative) Schedule(v *scheduler.View) {
 			break
 		}
 		q := v.Job(i)
-		t := p.earliest(q.Procs, q.Power, q.Est)
+		t := p.Earliest(q.Procs, q.Power, q.Est)
 		if math.IsInf(t, 1) {
 			continue
 		}
@@ -58,93 +57,10 @@ func (c *refConservative) Schedule(v *scheduler.View) {
 			}
 		}
 		v.Reserve(i, t)
-		p.reserve(t, t+q.Est, q.Procs, q.Power)
+		p.Reserve(t, t+q.Est, q.Procs, q.Power)
 	}
 }
 
-type refProfile struct {
-	t    []float64
-	free []int
-	room []float64
-}
-
-func (p *refProfile) advance(now float64) {
-	k, found := slices.BinarySearch(p.t, now)
-	if !found {
-		k--
-	}
-	if k <= 0 {
-		p.t[0] = now
-		return
-	}
-	p.t = append(p.t[:0], p.t[k:]...)
-	p.free = append(p.free[:0], p.free[k:]...)
-	p.room = append(p.room[:0], p.room[k:]...)
-	p.t[0] = now
-}
-
-func (p *refProfile) reset(now float64, free int, room float64) {
-	p.t = append(p.t[:0], now)
-	p.free = append(p.free[:0], free)
-	p.room = append(p.room[:0], room)
-}
-
-func (p *refProfile) release(at float64, procs int, w float64) {
-	n := len(p.t)
-	if p.t[n-1] == at {
-		p.free[n-1] += procs
-		p.room[n-1] += w
-		return
-	}
-	p.t = append(p.t, at)
-	p.free = append(p.free, p.free[n-1]+procs)
-	p.room = append(p.room, p.room[n-1]+w)
-}
-
-func (p *refProfile) fits(k, procs int, w float64) bool {
-	return p.free[k] >= procs && w <= p.room[k]*(1+1e-12)+1e-9 // powerOK
-}
-
-func (p *refProfile) earliest(procs int, w, dur float64) float64 {
-	for k := 0; k < len(p.t); {
-		if !p.fits(k, procs, w) {
-			k++
-			continue
-		}
-		start, end := p.t[k], p.t[k]+dur
-		m := k + 1
-		for m < len(p.t) && p.t[m] < end && p.fits(m, procs, w) {
-			m++
-		}
-		if m == len(p.t) || p.t[m] >= end {
-			return start
-		}
-		k = m + 1
-	}
-	return math.Inf(1)
-}
-
-func (p *refProfile) reserve(from, to float64, procs int, w float64) {
-	i := p.split(from)
-	j := p.split(to)
-	for k := i; k < j; k++ {
-		p.free[k] -= procs
-		p.room[k] -= w
-	}
-}
-
-func (p *refProfile) split(t float64) int {
-	k, found := slices.BinarySearch(p.t, t)
-	if found {
-		return k
-	}
-	p.t = slices.Insert(p.t, k, t)
-	p.free = slices.Insert(p.free, k, p.free[k-1])
-	p.room = slices.Insert(p.room, k, p.room[k-1])
-	return k
-}
-
-// withReference registers the reference policy while f runs.
 func withReference(t testing.TB, f func()) {
 	t.Helper()
 	scheduler.Policies["conservative-ref"] = func() scheduler.Policy { return &refConservative{} }
