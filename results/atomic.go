@@ -3,6 +3,7 @@ package results
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -53,6 +54,18 @@ func (a *AtomicFile) Commit() error {
 		return err
 	}
 	return os.Rename(a.File.Name(), a.final)
+}
+
+// Rewind empties the file and moves back to its start, for a writer that
+// starts over.
+func (a *AtomicFile) Rewind() error {
+	if a.done {
+		return errors.New("results: rewind of a closed file")
+	}
+	if _, err := a.File.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	return a.File.Truncate(0)
 }
 
 // Abort removes the temporary file. It is a no-op after Commit, so it can

@@ -1,7 +1,5 @@
 package scheduler
 
-import "slices"
-
 // decide runs the policy, then lets a dynamic governor adjust running jobs.
 // If the governor evicted jobs, the policy runs once more so that the freed
 // processors are used, and the governor adjusts again.
@@ -23,8 +21,10 @@ func (e *Engine) decide() {
 
 // pass runs the policy once over the wait queue.
 func (e *Engine) pass() {
-	if e.wq.Len() == 0 || e.alloc.Free() == 0 {
-		return // nothing can start
+	if e.wq.Len() == 0 || e.wq.minProcs() > e.alloc.Free() {
+		// Nothing can start. The flags stay set, so the next pass still
+		// sees what changed since the last one that ran.
+		return
 	}
 	e.stats.Passes++
 	e.view.reset(e)
@@ -35,31 +35,37 @@ func (e *Engine) pass() {
 	e.changed, e.newFrom = false, len(e.wq.slots)
 }
 
-// runningLess orders running jobs by estimated end, ties by start order.
-func (e *Engine) runningCmp(a, b int32) int {
-	ja, jb := &e.jobs[a], &e.jobs[b]
-	switch {
-	case ja.estEnd < jb.estEnd:
-		return -1
-	case ja.estEnd > jb.estEnd:
-		return 1
-	case ja.startSeq < jb.startSeq:
-		return -1
-	case ja.startSeq > jb.startSeq:
-		return 1
-	}
-	return 0
-}
-
+// insertRunning adds slot to the running list with its current estimated
+// end, processors and power.
 func (e *Engine) insertRunning(slot int32) {
-	i, _ := slices.BinarySearchFunc(e.running, slot, e.runningCmp)
-	e.running = slices.Insert(e.running, i, slot)
+	e.runs.insert(e.runEntry(slot))
 }
 
+// removeRunning takes slot off the running list; call it before changing
+// the job's estimated end.
 func (e *Engine) removeRunning(slot int32) {
-	i, found := slices.BinarySearchFunc(e.running, slot, e.runningCmp)
-	if !found {
+	j := &e.jobs[slot]
+	if !e.runs.remove(j.estEnd, j.startSeq) {
 		panic("scheduler: running job not in the running list")
 	}
-	e.running = slices.Delete(e.running, i, i+1)
+}
+
+// refreshRunning updates slot's entry after its processors or power
+// changed in place.
+func (e *Engine) refreshRunning(slot int32) {
+	j := &e.jobs[slot]
+	bi, o, ok := e.runs.find(j.estEnd, j.startSeq)
+	if !ok {
+		panic("scheduler: running job not in the running list")
+	}
+	e.runs.blocks[bi][o] = e.runEntry(slot)
+}
+
+func (e *Engine) runEntry(slot int32) runEntry {
+	j := &e.jobs[slot]
+	r := runEntry{estEnd: j.estEnd, seq: j.startSeq, procs: int32(j.procs), slot: slot}
+	if e.hasPower {
+		r.power = j.power - float64(j.procs)*e.cfg.IdleW
+	}
+	return r
 }

@@ -56,6 +56,7 @@ type DR struct {
 	wts     []float64
 	vals    []float64
 	slots   []int32
+	all     []int32 // scratch: the running slots, for quick
 	choice  []int
 	best    []int // per app: the level of least energy per unit of work (-1: not computed)
 	lowest  []int // per app: the level of least power
@@ -116,7 +117,7 @@ func (g *DR) Adjust(c *Control) {
 // which is deterministic) so that SetLevel and Evict may reorder the
 // engine's list while the copy is walked.
 func (g *DR) running(c *Control) []int32 {
-	g.slots = append(g.slots[:0], c.e.running...)
+	g.slots = c.e.runs.appendSlots(g.slots[:0])
 	return g.slots
 }
 
@@ -245,7 +246,8 @@ func (g *DR) quick(c *Control) bool {
 	e := c.e
 	g.slots, g.choice = g.slots[:0], g.choice[:0]
 	w := 0.0
-	for _, s := range e.running {
+	g.all = e.runs.appendSlots(g.all[:0])
+	for _, s := range g.all {
 		j := &e.jobs[s]
 		lv := e.cfg.Apps[j.app].Levels
 		k := j.level

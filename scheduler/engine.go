@@ -167,7 +167,7 @@ type Engine struct {
 	changed  bool
 	newFrom  int
 	minScale float64 // smallest runtime scale of any level, for cheap bounds
-	running  []int32
+	runs     runList // running (and booting) jobs by estimated end
 	startSeq uint64
 	limitIdx int
 

@@ -73,7 +73,7 @@ func (c *Control) IdlePower() float64 {
 // is a copy owned by c, valid until the next call, so it may be iterated
 // while SetLevel and Evict change the engine's own lists.
 func (c *Control) Running() []int32 {
-	c.buf = append(c.buf[:0], c.e.running...)
+	c.buf = c.e.runs.appendSlots(c.buf[:0])
 	slices.SortFunc(c.buf, func(a, b int32) int { return cmp.Compare(c.e.jobs[a].startSeq, c.e.jobs[b].startSeq) })
 	return c.buf
 }

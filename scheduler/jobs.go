@@ -61,7 +61,7 @@ func (e *Engine) enqueue(slot int32) {
 	a, b := &e.qa, &e.qb // engine-owned: locals would escape through Order.Less
 	e.fillQueued(a, slot)
 	if last := e.wq.last(); last < 0 || e.less(last, a, b) {
-		e.wq.push(slot, a.Procs, e.jobs[slot].est)
+		e.wq.push(slot, a.Procs, e.estLow(&e.jobs[slot]))
 		return
 	}
 	e.changed = true
@@ -72,7 +72,7 @@ func (e *Engine) enqueue(slot int32) {
 		}
 		return 1
 	})
-	e.wq.insert(i, slot, a.Procs, e.jobs[slot].est)
+	e.wq.insert(i, slot, a.Procs, e.estLow(&e.jobs[slot]))
 }
 
 // less reports whether queued slot s comes before the job described by a
@@ -93,6 +93,20 @@ func (e *Engine) fillQueued(q *QueuedJob, slot int32) {
 		pw = float64(j.procs) * (low.Power - e.cfg.IdleW)
 	}
 	*q = QueuedJob{Slot: slot, Procs: j.procs, Est: j.est * scale, Submit: j.submit, Seq: j.seq, Power: pw}
+}
+
+// estLow returns a lower bound of the estimate j will have when it starts
+// (QueuedJob.Est): exact when the start level is known in advance (no power
+// model, a fixed level or a static governor), otherwise the top-level
+// estimate times the smallest runtime scale of any level.
+func (e *Engine) estLow(j *job) float64 {
+	switch {
+	case !e.hasPower:
+		return j.est
+	case j.fixed >= 0 || e.govKind != govOther:
+		return j.est * e.cfg.Apps[j.app].Levels[e.startLevel(j)].Scale
+	}
+	return j.est * e.minScale
 }
 
 func (e *Engine) startLevel(j *job) int {
@@ -240,6 +254,7 @@ func (e *Engine) retime(slot int32, lv int) {
 	newPower := float64(j.procs) * e.cfg.Apps[j.app].Levels[lv].Power
 	e.meter.Change(newPower-j.power, 0)
 	j.power, j.level = newPower, lv
+	e.refreshRunning(slot)
 	e.retimeTo(slot, oldM)
 }
 
@@ -318,16 +333,16 @@ func (e *Engine) observePower() error {
 		return nil
 	}
 	busy := e.cfg.Procs - e.alloc.Free()
-	cur := [4]float64{e.meter.Power(), e.meter.Limit, float64(busy), float64(len(e.running))}
+	cur := [4]float64{e.meter.Power(), e.meter.Limit, float64(busy), float64(e.runs.Len())}
 	if cur == e.lastPow {
 		return nil
 	}
 	e.lastPow = cur
-	return e.cfg.Power.Power(e.now, cur[0], cur[1], busy, len(e.running))
+	return e.cfg.Power.Power(e.now, cur[0], cur[1], busy, e.runs.Len())
 }
 
 func (e *Engine) finalChecks() {
-	if n := len(e.running) + e.wq.Len(); n != 0 {
+	if n := e.runs.Len() + e.wq.Len(); n != 0 {
 		e.violate("%d jobs never finished", n)
 	}
 	if e.stats.Finished != e.stats.Submitted {

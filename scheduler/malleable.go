@@ -67,6 +67,7 @@ func (e *Engine) resize(slot int32, n int, f, pause float64) bool {
 	newPower := float64(n) * per
 	e.meter.Change(newPower-j.power, n-j.procs)
 	j.procs, j.power = n, newPower
+	e.refreshRunning(slot)
 	j.run *= f
 	j.est *= f
 	m := j.multiplier(e.scale(j))

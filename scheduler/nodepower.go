@@ -118,7 +118,7 @@ func (e *Engine) armSuspend(k int32, t float64) {
 // event once the workload is done (no job to come, queued or running), so
 // that power saving never extends a run past its last job.
 func (e *Engine) staleNode(ev *Event) bool {
-	if !e.haveNext && len(e.running) == 0 && e.wq.Len() == 0 {
+	if !e.haveNext && e.runs.Len() == 0 && e.wq.Len() == 0 {
 		return true
 	}
 	if ev.Kind == KindSuspend {

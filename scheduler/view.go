@@ -69,8 +69,10 @@ func (v *View) Changed() bool { return v.e.changed }
 func (v *View) NewFrom() int { return v.e.newFrom }
 
 // EstLow returns a lower bound of Job(i).Est that needs no lookup: the
-// top-level estimate times the smallest runtime scale of any level.
-func (v *View) EstLow(i int) float64 { return v.e.wq.est[i] * v.e.minScale }
+// exact estimate when the job's start level is known in advance (no power
+// model, a fixed level or a static governor), otherwise the top-level
+// estimate times the smallest runtime scale of any level.
+func (v *View) EstLow(i int) float64 { return v.e.wq.est[i] }
 
 // Procs returns Job(i).Procs without filling the entry.
 func (v *View) Procs(i int) int { return int(v.e.wq.procs[i]) }
@@ -84,10 +86,9 @@ func (v *View) NextBackfill(i, extra int, shadow float64) int {
 	if i < 0 {
 		return -1
 	}
-	window := math.Inf(1)
-	if v.e.minScale > 0 {
-		window = (shadow - v.Now) / v.e.minScale
-	}
+	// The window is a little generous so that rounding in Now+Est ≤ shadow
+	// never hides a candidate; Fits and the exact test follow.
+	window := (shadow-v.Now)*(1+1e-12) + 1e-6
 	return v.e.wq.nextBackfill(i, v.Free(), extra, window)
 }
 
@@ -108,17 +109,13 @@ func (v *View) Free() int { return v.e.alloc.Free() }
 
 // Running returns the number of running jobs, including those started in
 // this pass.
-func (v *View) Running() int { return len(v.e.running) }
+func (v *View) Running() int { return v.e.runs.Len() }
 
 // RunningJob returns the i-th running job in order of estimated end (ties
 // in start order).
 func (v *View) RunningJob(i int) RunningJob {
-	j := &v.e.jobs[v.e.running[i]]
-	r := RunningJob{Procs: j.procs, EstEnd: j.estEnd}
-	if v.e.hasPower {
-		r.Power = j.power - float64(j.procs)*v.e.cfg.IdleW
-	}
-	return r
+	r := v.e.runs.at(i)
+	return RunningJob{Procs: int(r.procs), EstEnd: r.estEnd, Power: r.power}
 }
 
 // Fits reports whether Job(i) can start now: not started yet, enough free

@@ -10,7 +10,7 @@ import "math"
 type waitQueue struct {
 	slots []int32   // job slots; -1 marks a tombstone
 	procs []int32   // processors per entry; math.MaxInt32 for tombstones
-	est   []float64 // estimate at the top level (s)
+	est   []float64 // lower bound of the estimate at start (s; Engine.estLow)
 	bmin  []int32   // per block of 64 entries: a lower bound of its procs
 	best  []float64 // per block: a lower bound of its estimates
 	live  int
@@ -63,6 +63,16 @@ func (w *waitQueue) refresh(b int) {
 		mp, me = min(mp, w.procs[k]), min(me, w.est[k])
 	}
 	w.bmin[b], w.best[b] = mp, me
+}
+
+// minProcs returns a lower bound of the processors any live entry needs
+// (math.MaxInt32 for an empty queue).
+func (w *waitQueue) minProcs() int {
+	m := int32(math.MaxInt32)
+	for _, b := range w.bmin[w.head>>blockShift:] {
+		m = min(m, b)
+	}
+	return int(m)
 }
 
 // next returns the first index ≥ i of a live entry needing at most

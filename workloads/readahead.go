@@ -1,11 +1,14 @@
 package workloads
 
-import "io"
+import (
+	"errors"
+	"io"
+)
 
 // readAhead decompresses on a second goroutine while the caller parses, so
 // Load on a gzip trace takes about max(gunzip, parse) rather than the sum
-// on a multi-core machine. Only Load uses it, because Load always reads to
-// the end or stops it with Close; a plain Reader stays single-threaded.
+// on a multi-core machine. Only Load and Pipe use it, because they read to
+// the end or stop it with Close; a plain Reader stays single-threaded.
 type readAhead struct {
 	full  chan chunk
 	free  chan []byte
@@ -63,13 +66,19 @@ func (ra *readAhead) Read(p []byte) (int, error) {
 			ra.free <- ra.owned[:cap(ra.owned)]
 			ra.owned = nil
 		}
-		c := <-ra.full
-		ra.cur, ra.owned, ra.err = c.buf, c.buf, c.err
+		select {
+		case c := <-ra.full:
+			ra.cur, ra.owned, ra.err = c.buf, c.buf, c.err
+		case <-ra.done:
+			return 0, errReadAheadClosed
+		}
 	}
 	n := copy(p, ra.cur)
 	ra.cur = ra.cur[n:]
 	return n, nil
 }
+
+var errReadAheadClosed = errors.New("read after close")
 
 // Close stops the decompressing goroutine.
 func (ra *readAhead) Close() { close(ra.done) }

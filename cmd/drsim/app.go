@@ -6,6 +6,9 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// stopProfile ends the --cpuprofile profile (see profile.go).
+var stopProfile = func() {}
+
 // newApp builds the command-line application. main and the golden tests use
 // the same constructor, so tests see exactly what users see.
 func newApp(stdout, stderr io.Writer) *cli.App {
@@ -15,6 +18,19 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Writer:         stdout,
 		ErrWriter:      stderr,
 		ExitErrHandler: func(*cli.Context, error) {}, // main prints and picks the exit code
+		Flags:          []cli.Flag{cpuProfileFlag},
+		Before: func(c *cli.Context) error {
+			stop, err := startProfile(c)
+			if err != nil {
+				return err
+			}
+			stopProfile = stop
+			return nil
+		},
+		After: func(*cli.Context) error {
+			stopProfile()
+			return nil
+		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usageErr(err)
 		},

@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
 	"drsim/results"
 	"drsim/results/plot"
+	"drsim/scheduler"
 	"drsim/scheduler/sim"
+	"drsim/workloads"
 )
 
 var runCommand = &cli.Command{
@@ -22,7 +25,7 @@ var runCommand = &cli.Command{
 		&cli.StringFlag{Name: "out", Usage: "directory for jobs.csv, power.csv and summary.json"},
 		&cli.BoolFlag{Name: "force", Usage: "overwrite an existing --out directory"},
 		&cli.Float64Flag{Name: "power-step", Usage: "write at most one power.csv row per this many seconds (0: every change)"},
-		&cli.BoolFlag{Name: "stream", Usage: "stream jobs from the trace file instead of loading it (automatic above 32 MiB)"},
+		&cli.BoolFlag{Name: "stream", Usage: "kept for compatibility: trace files are always streamed, except with DR events, which need the whole trace"},
 		&cli.BoolFlag{Name: "plot", Usage: "also draw power.png, queue.png and gantt.png (at most 5,000 jobs) into --out"},
 		&cli.StringFlag{Name: "plot-format", Usage: "figure format: png or svg", Value: "png"},
 	),
@@ -30,8 +33,11 @@ var runCommand = &cli.Command{
 		if err := noArgs(c); err != nil {
 			return err
 		}
+		if c.Bool("plot") && c.String("out") == "" {
+			return usagef("run: --plot needs --out DIR")
+		}
 		spec := specFromFlags(c)
-		tr, src, closeTrace, err := sim.Open(spec, c.Bool("stream"))
+		tr, src, closeTrace, err := sim.Open(spec)
 		if err != nil {
 			return usageErr(err)
 		}
@@ -41,21 +47,19 @@ var runCommand = &cli.Command{
 			return err
 		}
 		defer out.abort()
-		o := out.outputs(c.Float64("power-step"))
-		o.Source = src
-		var tl *sim.Timeline
-		if c.Bool("plot") {
-			if c.String("out") == "" {
-				return usagef("run: --plot needs --out DIR")
+		res, tl, err := runOnce(c, spec, tr, src, out)
+		if errors.Is(err, workloads.ErrUnsorted) {
+			// The piped trace has submits out of order: load it whole,
+			// which re-sorts it, and start again on clean outputs.
+			closeTrace()
+			if err := out.rewind(); err != nil {
+				return err
 			}
-			procs := spec.Procs
-			if procs == 0 {
-				procs = int(tr.MachineProcs)
+			if tr, err = sim.Load(spec); err != nil {
+				return usageErr(err)
 			}
-			tl = sim.NewTimeline(procs)
-			o.Observer, o.Record = tl, tl
+			res, tl, err = runOnce(c, spec, tr, nil, out)
 		}
-		res, err := sim.Run(c.Context, spec, tr, o)
 		if err != nil {
 			return inputOr(err)
 		}
@@ -74,17 +78,39 @@ var runCommand = &cli.Command{
 	},
 }
 
+// runOnce runs spec on tr (jobs from src when it is not nil) into out, with
+// a timeline for the figures when --plot asks for them.
+func runOnce(c *cli.Context, spec sim.Spec, tr *workloads.Trace, src scheduler.Source, out *runOutputs) (*sim.Result, *sim.Timeline, error) {
+	o := out.outputs(c.Float64("power-step"))
+	o.Source = src
+	var tl *sim.Timeline
+	if c.Bool("plot") {
+		procs := spec.Procs
+		if procs == 0 {
+			procs = int(tr.MachineProcs)
+		}
+		tl = sim.NewTimeline(procs)
+		o.Observer, o.Record = tl, tl
+	}
+	res, err := sim.Run(c.Context, spec, tr, o)
+	return res, tl, err
+}
+
 // runOutputs are the files of one run, written atomically.
 type runOutputs struct {
 	dir         string
 	jobs, power *results.AtomicFile
 	force       bool
+	created     bool // the directory did not exist before this run
 }
 
 func newRunOutputs(dir string, force bool) (*runOutputs, error) {
 	o := &runOutputs{dir: dir, force: force}
 	if dir == "" {
 		return o, nil
+	}
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		o.created = true
 	}
 	if err := results.PrepareOutDir(dir, force); err != nil {
 		return nil, usageErr(err)
@@ -142,10 +168,26 @@ func (o *runOutputs) commit(s *results.Summary) error {
 	return results.WriteFileAtomic(filepath.Join(o.dir, "summary.json"), b.Bytes(), true)
 }
 
+// rewind empties the outputs written so far, for a fresh run.
+func (o *runOutputs) rewind() error {
+	if o.jobs == nil {
+		return nil
+	}
+	if err := o.jobs.Rewind(); err != nil {
+		return err
+	}
+	return o.power.Rewind()
+}
+
+// abort removes the unfinished files and, if this run created the output
+// directory and it is still empty, the directory.
 func (o *runOutputs) abort() {
 	if o.jobs != nil {
 		o.jobs.Abort()
 		o.power.Abort()
+	}
+	if o.created {
+		os.Remove(o.dir) // fails, harmlessly, unless empty
 	}
 }
 

@@ -2,10 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"flag"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"drsim/scheduler/sim"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
@@ -43,5 +49,60 @@ func TestRunGolden(t *testing.T) {
 				t.Errorf("output differs from %s (go test -update accepts it):\ngot:\n%s\nwant:\n%s", golden, out.Bytes(), want)
 			}
 		})
+	}
+}
+
+// A trace whose submits are out of order is piped until the first
+// out-of-order record, then loaded whole and run again: the outputs equal
+// those of running the loaded trace directly, with nothing left of the
+// first attempt. A trace that fails while piped leaves no output directory.
+func TestRunUnsortedTraceRestarts(t *testing.T) {
+	var text strings.Builder
+	text.WriteString("; MaxProcs: 8\n")
+	for i := range 20000 { // more than one pipe batch before the disorder
+		submit := i * 7
+		if i == 15000 {
+			submit = 14990 * 7 // out of order
+		}
+		run := 50 + i%400
+		fmt.Fprintf(&text, "%d %d 0 %d %d -1 -1 %d %d -1 1 1 1 1 1 1 -1 -1\n", i+1, submit, run, 1+i%8, 1+i%8, 2*run)
+	}
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.swf")
+	if err := os.WriteFile(trace, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	if err := newApp(io.Discard, io.Discard).Run([]string{"drsim", "run", "--trace", trace, "--out", out}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(out, "jobs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := sim.Spec{Trace: trace}
+	tr, err := sim.Load(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if _, err := sim.Run(context.Background(), spec, tr, sim.Outputs{Jobs: &want}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want.Bytes()) || bytes.Count(got, []byte("\n")) != 20001 {
+		t.Fatalf("unsorted trace: jobs.csv differs from the loaded trace's (%d vs %d lines)", bytes.Count(got, []byte("\n")), bytes.Count(want.Bytes(), []byte("\n")))
+	}
+
+	bad := filepath.Join(dir, "bad.swf")
+	if err := os.WriteFile(bad, []byte(text.String()+"x y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	never := filepath.Join(dir, "never")
+	err = newApp(io.Discard, io.Discard).Run([]string{"drsim", "run", "--trace", bad, "--out", never})
+	if code := exitCode(err); code != exitInput {
+		t.Fatalf("exit code %d (%v), want %d", code, err, exitInput)
+	}
+	if _, err := os.Stat(never); !os.IsNotExist(err) {
+		t.Errorf("a failed run left %s behind (stat: %v)", never, err)
 	}
 }

@@ -72,7 +72,7 @@ type Outputs struct {
 	Power     io.Writer        // power.csv
 	PowerStep float64          // at most one power.csv row per step (s); 0 = every change
 	Record    results.Recorder // extra per-job recorder
-	Source    scheduler.Source // jobs to replay instead of tr.Jobs (from Open, streaming)
+	Source    scheduler.Source // jobs to replay instead of tr.Jobs (from Open: a piped trace)
 
 	// Hooks for simulations built on Run (the contract simulation).
 	Observer scheduler.PowerObserver  // receives the power time series too (besides Power)
@@ -139,21 +139,16 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 	}
 
 	sum := results.NewSummary(d.Policy, procs)
-	sum.Dropped = int(tr.Report.Dropped)
-	var why []string
-	for _, a := range tr.Report.Anomalies {
-		if a.Count > 0 && a.Reason.Dropped() {
-			why = append(why, fmt.Sprintf("%s: %d", a.Reason, a.Count))
-		}
-	}
-	sum.DropWhy = strings.Join(why, ", ")
 	recs := results.Recorders{sum}
 	var jobs *results.JobsCSV
+	var async *results.Async
 	if out.Jobs != nil {
 		if jobs, err = results.NewJobsCSV(out.Jobs); err != nil {
 			return nil, err
 		}
-		recs = append(recs, jobs)
+		async = results.NewAsync(jobs) // jobs.csv is formatted on its own goroutine
+		defer async.Close()
+		recs = append(recs, async)
 	}
 	if out.Record != nil {
 		recs = append(recs, out.Record)
@@ -185,6 +180,9 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 		return nil, err
 	}
 	if jobs != nil {
+		if err := async.Close(); err != nil {
+			return nil, err
+		}
 		if err := jobs.Flush(); err != nil {
 			return nil, err
 		}
@@ -194,6 +192,15 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 			return nil, err
 		}
 	}
+	// The read report is complete now, also for a piped trace.
+	sum.Dropped = int(tr.Report.Dropped)
+	var why []string
+	for _, a := range tr.Report.Anomalies {
+		if a.Count > 0 && a.Reason.Dropped() {
+			why = append(why, fmt.Sprintf("%s: %d", a.Reason, a.Count))
+		}
+	}
+	sum.DropWhy = strings.Join(why, ", ")
 	sum.Finish()
 	fillEnergy(sum, eng)
 	st := *eng.Stats()

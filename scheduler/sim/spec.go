@@ -101,8 +101,9 @@ func oneOf(field, v string, allowed ...string) error {
 	return specErr(fmt.Errorf("%s: %q is not one of %s", field, v, strings.Join(allowed, ", ")))
 }
 
-// SpecError is a mistake in a Spec (an unknown name, a bad value) rather
-// than a failure of the simulation; the CLI exits with code 2 for it.
+// SpecError is a mistake in the input of a run (an unknown name or a bad
+// value in the Spec, or a bad record in the trace it names) rather than a
+// failure of the simulation; the CLI exits with code 2 for it.
 type SpecError struct{ Err error }
 
 func (e *SpecError) Error() string     { return e.Err.Error() }

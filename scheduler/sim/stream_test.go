@@ -26,13 +26,17 @@ func TestStreamEqualsLoad(t *testing.T) {
 	}
 	run := func(stream bool) string {
 		spec := Spec{Trace: path, Policy: "conservative", DVFS: "powersave", Check: true}
-		tr, src, done, err := Open(spec, stream)
+		tr, src, done, err := Open(spec)
+		if !stream {
+			tr, err = Load(spec)
+			src = nil
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer done()
 		if stream && len(tr.Jobs) != 0 {
-			t.Fatal("streaming Open loaded the jobs")
+			t.Fatal("Open loaded the jobs instead of piping them")
 		}
 		var jobs, sum bytes.Buffer
 		res, err := Run(context.Background(), spec, tr, Outputs{Jobs: &jobs, Source: src})

@@ -1,0 +1,175 @@
+package scheduler
+
+import "slices"
+
+// runList holds the running jobs in order of estimated end, ties in start
+// order. Each entry carries what a shadow-time computation reads (end,
+// processors, power), so walking the list never touches the job slab. The
+// entries live in sorted blocks of at most 2·runBlock: an insert or remove
+// moves at most one block's entries, not half the list, and finding a key
+// is a binary search over block ends, then within one block.
+type runList struct {
+	blocks [][]runEntry
+	spare  [][]runEntry // emptied blocks, for reuse
+	n      int
+
+	// Cursor of the last at(i), so that a walk in index order is O(1)
+	// per step; -1 when the list changed since.
+	ci, cb, co int
+}
+
+// runEntry is one running job.
+type runEntry struct {
+	estEnd float64
+	seq    uint64  // start order
+	power  float64 // W the cluster draws less when the job ends
+	procs  int32
+	slot   int32
+}
+
+const runBlock = 64
+
+func (a *runEntry) cmp(estEnd float64, seq uint64) int {
+	switch {
+	case a.estEnd < estEnd:
+		return -1
+	case a.estEnd > estEnd:
+		return 1
+	case a.seq < seq:
+		return -1
+	case a.seq > seq:
+		return 1
+	}
+	return 0
+}
+
+func (l *runList) Len() int { return l.n }
+
+// block returns the index of the first block whose last entry is not
+// before (estEnd, seq), or len(blocks) if there is none.
+func (l *runList) block(estEnd float64, seq uint64) int {
+	lo, hi := 0, len(l.blocks)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		b := l.blocks[m]
+		if b[len(b)-1].cmp(estEnd, seq) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// offset returns the position of (estEnd, seq) in block b, or where it
+// would go.
+func offset(b []runEntry, estEnd float64, seq uint64) (int, bool) {
+	lo, hi := 0, len(b)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if b[m].cmp(estEnd, seq) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, lo < len(b) && b[lo].cmp(estEnd, seq) == 0
+}
+
+func (l *runList) insert(x runEntry) {
+	l.ci = -1
+	l.n++
+	if len(l.blocks) == 0 {
+		l.blocks = append(l.blocks, append(l.newBlock(), x))
+		return
+	}
+	bi := l.block(x.estEnd, x.seq)
+	if bi == len(l.blocks) {
+		bi--
+	}
+	b := l.blocks[bi]
+	o, _ := offset(b, x.estEnd, x.seq)
+	b = slices.Insert(b, o, x)
+	if len(b) < 2*runBlock {
+		l.blocks[bi] = b
+		return
+	}
+	// Split a full block in two halves.
+	nb := append(l.newBlock(), b[runBlock:]...)
+	l.blocks[bi] = b[:runBlock]
+	l.blocks = slices.Insert(l.blocks, bi+1, nb)
+}
+
+func (l *runList) newBlock() []runEntry {
+	if n := len(l.spare); n > 0 {
+		b := l.spare[n-1]
+		l.spare = l.spare[:n-1]
+		return b[:0]
+	}
+	return make([]runEntry, 0, 2*runBlock)
+}
+
+// remove deletes the entry of (estEnd, seq) and reports whether it was
+// there.
+func (l *runList) remove(estEnd float64, seq uint64) bool {
+	bi, o, ok := l.find(estEnd, seq)
+	if !ok {
+		return false
+	}
+	l.ci = -1
+	l.n--
+	b := slices.Delete(l.blocks[bi], o, o+1)
+	l.blocks[bi] = b
+	switch {
+	case len(b) == 0:
+		l.spare = append(l.spare, b)
+		l.blocks = slices.Delete(l.blocks, bi, bi+1)
+	case len(b) < runBlock/4 && bi+1 < len(l.blocks) && len(b)+len(l.blocks[bi+1]) < 2*runBlock:
+		// Merge a small block into its successor's place so that blocks
+		// stay about half full and the block search stays short.
+		l.blocks[bi] = append(b, l.blocks[bi+1]...)
+		l.spare = append(l.spare, l.blocks[bi+1])
+		l.blocks = slices.Delete(l.blocks, bi+1, bi+2)
+	}
+	return true
+}
+
+// find locates the entry of (estEnd, seq).
+func (l *runList) find(estEnd float64, seq uint64) (bi, o int, ok bool) {
+	bi = l.block(estEnd, seq)
+	if bi == len(l.blocks) {
+		return 0, 0, false
+	}
+	o, ok = offset(l.blocks[bi], estEnd, seq)
+	return bi, o, ok
+}
+
+// at returns the i-th entry (0 ≤ i < Len). Walking i = 0, 1, 2, … costs
+// O(1) per step.
+func (l *runList) at(i int) *runEntry {
+	switch {
+	case l.ci >= 0 && i == l.ci:
+	case l.ci >= 0 && i == l.ci+1:
+		l.ci, l.co = i, l.co+1
+		if l.co == len(l.blocks[l.cb]) {
+			l.cb, l.co = l.cb+1, 0
+		}
+	default:
+		l.ci, l.cb, l.co = i, 0, i
+		for l.co >= len(l.blocks[l.cb]) {
+			l.co -= len(l.blocks[l.cb])
+			l.cb++
+		}
+	}
+	return &l.blocks[l.cb][l.co]
+}
+
+// appendSlots appends the slots in list order to dst.
+func (l *runList) appendSlots(dst []int32) []int32 {
+	for _, b := range l.blocks {
+		for i := range b {
+			dst = append(dst, b[i].slot)
+		}
+	}
+	return dst
+}

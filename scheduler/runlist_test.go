@@ -1,0 +1,76 @@
+package scheduler
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// The blocked running list behaves exactly like one sorted slice under a
+// random mix of inserts, removes (with many equal ends), in-place updates
+// and walks in index order or at random indices.
+func TestRunListMatchesSortedSlice(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var l runList
+	var ref []runEntry
+	seq := uint64(0)
+	less := func(a, b runEntry) int { return a.cmp(b.estEnd, b.seq) }
+	for step := 0; step < 200000; step++ {
+		switch op := rng.IntN(10); {
+		case op < 5 || len(ref) == 0:
+			seq++
+			x := runEntry{estEnd: float64(rng.IntN(500)), seq: seq, procs: int32(rng.IntN(64) + 1), slot: int32(seq), power: rng.Float64()}
+			l.insert(x)
+			i, _ := slices.BinarySearchFunc(ref, x, less)
+			ref = slices.Insert(ref, i, x)
+		case op < 9:
+			i := rng.IntN(len(ref))
+			// Remove from the front more often, as finishing jobs do.
+			if rng.IntN(2) == 0 {
+				i = rng.IntN(min(len(ref), 8))
+			}
+			if !l.remove(ref[i].estEnd, ref[i].seq) {
+				t.Fatalf("step %d: entry %d not found", step, i)
+			}
+			ref = slices.Delete(ref, i, i+1)
+		default:
+			if l.remove(1e9, 1) {
+				t.Fatal("removed an entry that was never inserted")
+			}
+			i := rng.IntN(len(ref))
+			bi, o, ok := l.find(ref[i].estEnd, ref[i].seq)
+			if !ok {
+				t.Fatalf("step %d: find missed entry %d", step, i)
+			}
+			ref[i].procs++
+			l.blocks[bi][o].procs++
+		}
+		if l.Len() != len(ref) {
+			t.Fatalf("step %d: Len %d, want %d", step, l.Len(), len(ref))
+		}
+		if step%97 == 0 {
+			for i := range ref {
+				if *l.at(i) != ref[i] {
+					t.Fatalf("step %d: at(%d) = %+v, want %+v", step, i, *l.at(i), ref[i])
+				}
+			}
+			if len(ref) > 0 {
+				i := rng.IntN(len(ref))
+				if *l.at(i) != ref[i] {
+					t.Fatalf("step %d: random at(%d) wrong", step, i)
+				}
+			}
+			got := l.appendSlots(nil)
+			for i := range ref {
+				if got[i] != ref[i].slot {
+					t.Fatalf("step %d: appendSlots[%d] = %d, want %d", step, i, got[i], ref[i].slot)
+				}
+			}
+			for bi, b := range l.blocks {
+				if len(b) == 0 || len(b) >= 2*runBlock {
+					t.Fatalf("step %d: block %d holds %d entries", step, bi, len(b))
+				}
+			}
+		}
+	}
+}
