@@ -25,8 +25,19 @@ func (s *MCKP) search(classes [][]Option) ([]int, float64, bool) {
 	m := len(classes)
 	s.cur = append(s.cur[:0], mckpState{tr: -1})
 	s.trace = s.trace[:0]
+	budget := s.Budget
+	if budget == 0 {
+		budget = DefaultBudget
+	}
 	for q := range m {
 		j := s.ord[q]
+		if budget > 0 {
+			s.work += len(s.cur) * int(s.actStart[j+1]-s.actStart[j])
+			if s.work > budget {
+				s.work = -1 // out of budget: Solve settles for the incumbent
+				return s.choice, 0, false
+			}
+		}
 		s.lpb.remove(j, classes[j][s.undom[s.undomStart[j]]].Cost)
 		s.expand(classes[s.ord[q]], q)
 		s.cur, s.next = s.next, s.cur
@@ -62,7 +73,7 @@ func (s *MCKP) expand(opts []Option, q int) {
 			if c+s.lpb.value(s.capacity-w-s.sufW[q+1]) > limC-s.slackC+s.slackLP {
 				continue
 			}
-			limC = s.complete(w, c, q+1, limC)
+			limC = s.complete(w, c, q+1, limC, mckpStep{parent: p.tr, opt: k})
 			s.cands = append(s.cands, mckpCand{w: w, c: c, tr: p.tr, opt: k})
 		}
 	}
@@ -83,49 +94,87 @@ func (s *MCKP) expand(opts []Option, q int) {
 // weight is below the capacity by more than the rounding slack, and its
 // estimated cost is within the rounding error of the true sum, which the
 // pruning slack covers twice. It returns the new pruning limit.
-func (s *MCKP) complete(w, c float64, q int, limC float64) float64 {
+func (s *MCKP) complete(w, c float64, q int, limC float64, st mckpStep) float64 {
 	room := s.capacity - s.slackW
 	if w+s.lpW[q] <= room && c+s.lpC[q] < s.best {
 		s.best = c + s.lpC[q]
+		s.keep(st, q, s.lp)
 	}
 	if w+s.incW[q] <= room && c+s.incC[q] < s.best {
 		s.best = c + s.incC[q]
+		s.keep(st, q, s.inc)
 	}
 	return math.Min(limC, s.best+s.slackC)
 }
 
+// keep records the choice behind a new incumbent cost: the partial
+// solution ending with step st (positions before q), completed with rest
+// (per class) from position q on. Solve falls back on it when the search
+// runs out of budget.
+func (s *MCKP) keep(st mckpStep, q int, rest []int32) {
+	s.better = mckpResize(s.better, len(s.ord))
+	s.unwind(s.better, st, q-1)
+	for _, j := range s.ord[q:] {
+		s.better[j] = rest[j]
+	}
+	s.haveBetter = true
+}
+
 // merge merges the per-option candidate segments (each weight
-// non-decreasing) in (weight, cost) order into s.next.
+// non-decreasing) in (weight, cost) order into s.next. Equal keys go in
+// segment order, as a stable merge would. A binary heap of segment cursors
+// makes it O(n log k) for k segments (cap levels can number a dozen or
+// more).
 func (s *MCKP) merge(q int) {
 	nseg := len(s.seg) - 1
 	ends := s.tmpIdx[:0] // s.seg[a] is segment a's cursor, ends[a] its end
+	h := s.heap[:0]
 	for a := range nseg {
 		ends = append(ends, s.seg[a+1])
+		if s.seg[a] < s.seg[a+1] {
+			h = append(h, int32(a))
+		}
 	}
 	s.tmpIdx = ends
-	for {
-		bi := -1
-		for a := range nseg {
-			if s.seg[a] == ends[a] {
-				continue
-			}
-			if bi < 0 || candLess(&s.cands[s.seg[a]], &s.cands[s.seg[bi]]) {
-				bi = a
-			}
+	less := func(a, b int32) bool {
+		ca, cb := &s.cands[s.seg[a]], &s.cands[s.seg[b]]
+		if ca.w != cb.w {
+			return ca.w < cb.w
 		}
-		if bi < 0 {
-			return
+		if ca.c != cb.c {
+			return ca.c < cb.c
 		}
-		s.push(s.cands[s.seg[bi]], q)
-		s.seg[bi]++
+		return a < b
 	}
-}
-
-func candLess(a, b *mckpCand) bool {
-	if a.w != b.w {
-		return a.w < b.w
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(h) {
+				return
+			}
+			if r := l + 1; r < len(h) && less(h[r], h[l]) {
+				l = r
+			}
+			if !less(h[l], h[i]) {
+				return
+			}
+			h[i], h[l] = h[l], h[i]
+			i = l
+		}
 	}
-	return a.c < b.c
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for len(h) > 0 {
+		a := h[0]
+		s.push(s.cands[s.seg[a]], q)
+		if s.seg[a]++; s.seg[a] == ends[a] {
+			h[0] = h[len(h)-1]
+			h = h[:len(h)-1]
+		}
+		down(0)
+	}
+	s.heap = h
 }
 
 // push appends c to s.next unless the last kept state dominates it. A

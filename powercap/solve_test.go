@@ -266,6 +266,44 @@ func TestMCKPBenchInstances(t *testing.T) {
 	}
 }
 
+// A solve that runs out of budget returns a feasible choice, says it is
+// not exact, and brackets the optimum: Bound ≤ optimum ≤ its cost. With
+// the default budget the same instances are solved exactly.
+func TestMCKPBudget(t *testing.T) {
+	approx := 0
+	for seed := range uint64(20) {
+		classes, capacity := benchClasses(200, seed)
+		var exact, tight MCKP
+		_, opt, ok := exact.Solve(classes, capacity)
+		if !ok || !exact.Exact || exact.Bound != opt {
+			t.Fatalf("seed %d: default budget: ok %v exact %v bound %v cost %v", seed, ok, exact.Exact, exact.Bound, opt)
+		}
+		tight.Budget = 50
+		choice, cost, ok := tight.Solve(classes, capacity)
+		if !ok {
+			t.Fatalf("seed %d: budget-bound solve found nothing", seed)
+		}
+		var w, c float64
+		for j, k := range choice {
+			w += classes[j][k].Weight
+			c += classes[j][k].Cost
+		}
+		if w > capacity || !relEqual(c, cost) {
+			t.Fatalf("seed %d: choice weighs %v (capacity %v), costs %v (reported %v)", seed, w, capacity, c, cost)
+		}
+		if tight.Exact {
+			continue
+		}
+		approx++
+		if !(tight.Bound <= opt*(1+1e-12)) || cost < opt*(1-1e-12) {
+			t.Fatalf("seed %d: bound %v, optimum %v, cost %v: not bracketed", seed, tight.Bound, opt, cost)
+		}
+	}
+	if approx == 0 {
+		t.Fatal("a budget of 50 never ran out on 200 classes")
+	}
+}
+
 func TestMCKPNoAllocs(t *testing.T) {
 	classes, capacity := benchClasses(200, 7)
 	var s MCKP

@@ -56,6 +56,13 @@ type Summary struct {
 	TransitionKWh float64 `json:"transition_energy_kwh,omitempty"`
 	Boots         int     `json:"boots,omitempty"`
 
+	// Level problems (dr and DR-Scale governors) solved in full, and those
+	// whose search hit powercap.MCKP's budget: their answer is feasible,
+	// within MaxGapPct of optimal (from the LP bound), not proven optimal.
+	LevelSolves  int     `json:"level_problems,omitempty"`
+	ApproxSolves int     `json:"level_problems_over_budget,omitempty"`
+	MaxGapPct    float64 `json:"level_problem_max_gap_pct,omitempty"`
+
 	waits   []float64
 	sumWait float64
 	sumBSld float64
@@ -191,6 +198,9 @@ func (s *Summary) WriteTable(w io.Writer) error {
 		t.Add("power std inside DR", fmt.Sprintf("%.1f kW", s.DRStdW/1e3))
 		t.Add("worst excess over limit", fmt.Sprintf("%.1f W (%.0f J above)", s.MaxExcessW, s.ExcessJ))
 		t.Add("evictions (wasted)", fmt.Sprintf("%d (%.2f kWh)", s.Evictions, s.WastedKWh))
+	}
+	if s.ApproxSolves > 0 {
+		t.Add("level problems over budget", fmt.Sprintf("%d of %d (within %.3g %% of optimal)", s.ApproxSolves, s.LevelSolves, s.MaxGapPct))
 	}
 	if s.NetStarts > 0 {
 		t.Add("placement spread", fmt.Sprintf("%.2f switches, %.2f groups per job; %.1f %% non-contiguous", s.MeanSwitches, s.MeanGroups, 100*s.NonContig))

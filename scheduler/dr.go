@@ -65,7 +65,31 @@ type DR struct {
 	// Counters, for tests and reports: level problems solved in full (the
 	// quick path excluded) and those that needed evictions.
 	Solves, Infeasible int
+	budget             LevelStats
 }
+
+// LevelStats counts a governor's level problems: those solved in full and
+// those whose exact search ran out of powercap.MCKP's budget, with the
+// worst relative gap between such an answer and the LP lower bound.
+type LevelStats struct {
+	Solves, OverBudget int
+	MaxGap             float64 // fraction of the answer's cost
+}
+
+// note records the outcome of one MCKP solve of the given cost.
+func (s *LevelStats) note(m *powercap.MCKP, cost float64) {
+	s.Solves++
+	if m.Exact {
+		return
+	}
+	s.OverBudget++
+	if cost != 0 {
+		s.MaxGap = max(s.MaxGap, (cost-m.Bound)/math.Abs(cost))
+	}
+}
+
+// LevelStats reports the level problems solved so far.
+func (g *DR) LevelStats() LevelStats { return g.budget }
 
 var _ Governor = (*DR)(nil)
 
@@ -198,7 +222,8 @@ func (g *DR) solve(levels func(app int) []powercap.Level, capacity float64) (cho
 		g.classes = append(g.classes, g.opts[k:k+m:k+m])
 		k += m
 	}
-	choice, _, ok = g.mckp.Solve(g.classes, capacity)
+	choice, cost, ok := g.mckp.Solve(g.classes, capacity)
+	g.budget.note(&g.mckp, cost)
 	if ok {
 		for i, j := range g.jobs {
 			if j.fixed {

@@ -269,8 +269,11 @@ func (e *Engine) Meter() *cluster.Meter { return e.meter }
 // HasPower reports whether energies are modelled.
 func (e *Engine) HasPower() bool { return e.hasPower }
 
-// Run replays every job from src. It checks ctx every few thousand events.
+// Run replays every job from src. It checks ctx every 64 instants, so a
+// cancel stops it within a few milliseconds even when DR level problems
+// make instants expensive.
 func (e *Engine) Run(ctx context.Context, src Source) error {
+	done := ctx.Done()
 	e.src = src
 	if err := e.pull(); err != nil {
 		return err
@@ -288,8 +291,12 @@ func (e *Engine) Run(ctx context.Context, src Source) error {
 		e.startNodePower(t0)
 	}
 	for n := 0; ; n++ {
-		if n%4096 == 0 && ctx.Err() != nil {
-			return fmt.Errorf("scheduler: stopped at t=%v after %d events: %w", e.now, n, context.Cause(ctx))
+		if n%64 == 0 {
+			select {
+			case <-done:
+				return fmt.Errorf("scheduler: stopped at t=%v after %d events: %w", e.now, n, context.Cause(ctx))
+			default:
+			}
 		}
 		t, ok := e.nextTime()
 		if !ok {

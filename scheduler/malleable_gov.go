@@ -65,7 +65,11 @@ type DRScale struct {
 
 	// Counters for tests and reports.
 	Solves, Infeasible, Shrinks, Grows int
+	budget                             LevelStats
 }
+
+// LevelStats reports the level problems solved so far.
+func (g *DRScale) LevelStats() LevelStats { return g.budget }
 
 var _ Governor = (*DRScale)(nil)
 
@@ -284,7 +288,8 @@ func (g *DRScale) solve(capacity float64) (choice []int, ok bool) {
 	for _, j := range g.jobs {
 		g.classes = append(g.classes, g.opts[j.from:j.to:j.to])
 	}
-	choice, _, ok = g.mckp.Solve(g.classes, capacity)
+	choice, cost, ok := g.mckp.Solve(g.classes, capacity)
+	g.budget.note(&g.mckp, cost)
 	return choice, ok
 }
 

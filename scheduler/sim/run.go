@@ -155,11 +155,14 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 	}
 	cfg.Recorder = recs
 	var pcsv *results.PowerCSV
+	var apow *results.AsyncPower
 	if out.Power != nil {
 		if pcsv, err = results.NewPowerCSV(out.Power, out.PowerStep); err != nil {
 			return nil, err
 		}
-		cfg.Power = pcsv
+		apow = results.NewAsyncPower(pcsv) // power.csv is formatted on its own goroutine
+		defer apow.Close()
+		cfg.Power = apow
 	}
 	cfg.Power = fanPower(cfg.Power, out.Observer)
 	win := capWindow(d) // powercap_window.go: RAPL window check (cap modes only)
@@ -188,6 +191,9 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 		}
 	}
 	if pcsv != nil {
+		if err := apow.Close(); err != nil {
+			return nil, err
+		}
 		if err := pcsv.Flush(); err != nil {
 			return nil, err
 		}
@@ -203,6 +209,10 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 	sum.DropWhy = strings.Join(why, ", ")
 	sum.Finish()
 	fillEnergy(sum, eng)
+	if g, ok := cfg.Governor.(interface{ LevelStats() scheduler.LevelStats }); ok {
+		ls := g.LevelStats()
+		sum.LevelSolves, sum.ApproxSolves, sum.MaxGapPct = ls.Solves, ls.OverBudget, 100*ls.MaxGap
+	}
 	st := *eng.Stats()
 	sum.Dropped += st.Dropped
 	return &Result{Spec: d, Summary: sum, Stats: st, Limits: limits, Apps: pw.names, PeakW: pw.peakW(procs),

@@ -1,0 +1,96 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
+
+type collect struct {
+	ids    []int64
+	allocs []string
+	failAt int
+}
+
+var errFull = errors.New("disk full")
+
+func (c *collect) Record(r *Record) error {
+	if c.failAt > 0 && len(c.ids) == c.failAt {
+		return errFull
+	}
+	c.ids = append(c.ids, r.ID)
+	c.allocs = append(c.allocs, string(r.Alloc))
+	return nil
+}
+
+// Async hands every record over in order, with its own copy of the Alloc
+// text (the engine reuses its buffer), and reports the inner recorder's
+// first error.
+func TestAsyncOrderAndCopies(t *testing.T) {
+	var c collect
+	a := NewAsync(&c)
+	buf := make([]byte, 0, 32)
+	const n = 5*asyncRecords + 17
+	for i := range n {
+		buf = fmt.Appendf(buf[:0], "%d-%d", i, i+3)
+		if err := a.Record(&Record{ID: int64(i), Alloc: buf}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.ids) != n {
+		t.Fatalf("%d records, want %d", len(c.ids), n)
+	}
+	for i := range n {
+		if c.ids[i] != int64(i) || c.allocs[i] != fmt.Sprintf("%d-%d", i, i+3) {
+			t.Fatalf("record %d: id %d alloc %q", i, c.ids[i], c.allocs[i])
+		}
+	}
+
+	bad := &collect{failAt: 10}
+	a = NewAsync(bad)
+	var err error
+	for i := 0; i < 20*asyncRecords && err == nil; i++ {
+		err = a.Record(&Record{ID: int64(i)})
+	}
+	if !errors.Is(err, errFull) {
+		t.Fatalf("Record kept accepting after the writer failed: %v", err)
+	}
+	if err := a.Close(); !errors.Is(err, errFull) {
+		t.Fatalf("Close = %v, want the writer's error", err)
+	}
+	if err := a.Close(); !errors.Is(err, errFull) {
+		t.Fatalf("second Close = %v", err)
+	}
+}
+
+type powerRows struct{ rows []powerRow }
+
+func (p *powerRows) Power(t, w, l float64, b, r int) error {
+	p.rows = append(p.rows, powerRow{t, w, l, b, r})
+	return nil
+}
+
+func TestAsyncPowerOrder(t *testing.T) {
+	var p powerRows
+	a := NewAsyncPower(&p)
+	const n = 3*asyncRecords + 5
+	for i := range n {
+		if err := a.Power(float64(i), 2*float64(i), 7, i, i%5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.rows) != n {
+		t.Fatalf("%d rows, want %d", len(p.rows), n)
+	}
+	for i, r := range p.rows {
+		if r != (powerRow{float64(i), 2 * float64(i), 7, i, i % 5}) {
+			t.Fatalf("row %d = %+v", i, r)
+		}
+	}
+}
