@@ -83,22 +83,29 @@ func (*EASY) Schedule(v *View) {
 // estimated-end order. It returns +Inf when the need never fits.
 func shadowTime(v *View, need int, needW float64) (shadow float64, extra int, extraW float64) {
 	avail, room := v.Free(), v.PowerHeadroom()
-	shadow = v.Now
-	i := 0
-	for ; (avail < need || !powerOK(needW, room)) && i < v.Running(); i++ {
-		r := v.RunningJob(i)
-		avail += r.Procs
-		room += r.Power
-		shadow = math.Max(v.Now, r.EstEnd)
-	}
-	// Jobs estimated to end at the shadow time itself release too.
-	for ; i < v.Running(); i++ {
-		r := v.RunningJob(i)
-		if math.Max(v.Now, r.EstEnd) > shadow {
-			break
+	now := v.Now
+	shadow = now
+	short := avail < need || !powerOK(needW, room)
+	// Walk the engine's running list directly (same package): entries in
+	// estimated-end order, with their processors and power inline.
+walk:
+	for _, b := range v.e.runs.blocks {
+		for i := range b {
+			r := &b[i]
+			end := r.estEnd
+			if end < now {
+				end = now
+			}
+			if !short && end > shadow {
+				break walk // jobs estimated to end at the shadow time itself release too
+			}
+			avail += int(r.procs)
+			room += r.power
+			if short {
+				shadow = end
+				short = avail < need || !powerOK(needW, room)
+			}
 		}
-		avail += r.Procs
-		room += r.Power
 	}
 	if avail < need || !powerOK(needW, room) { // processors: cannot happen (jobs larger than the machine are dropped)
 		return math.Inf(1), 0, 0

@@ -46,8 +46,14 @@ func (Powersave) Adjust(*Control)             {}
 
 // Control is what a dynamic governor sees and changes after a pass.
 type Control struct {
-	e   *Engine
-	buf []int32
+	e     *Engine
+	buf   []int32
+	pairs []seqSlot
+}
+
+type seqSlot struct {
+	seq  uint64
+	slot int32
 }
 
 // Now returns the current time.
@@ -73,8 +79,19 @@ func (c *Control) IdlePower() float64 {
 // is a copy owned by c, valid until the next call, so it may be iterated
 // while SetLevel and Evict change the engine's own lists.
 func (c *Control) Running() []int32 {
-	c.buf = c.e.runs.appendSlots(c.buf[:0])
-	slices.SortFunc(c.buf, func(a, b int32) int { return cmp.Compare(c.e.jobs[a].startSeq, c.e.jobs[b].startSeq) })
+	// Sort on the start order kept in the running list's entries, without
+	// touching the job slab.
+	c.pairs = c.pairs[:0]
+	for _, b := range c.e.runs.blocks {
+		for i := range b {
+			c.pairs = append(c.pairs, seqSlot{b[i].seq, b[i].slot})
+		}
+	}
+	slices.SortFunc(c.pairs, func(a, b seqSlot) int { return cmp.Compare(a.seq, b.seq) })
+	c.buf = c.buf[:0]
+	for _, p := range c.pairs {
+		c.buf = append(c.buf, p.slot)
+	}
 	return c.buf
 }
 

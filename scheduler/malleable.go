@@ -140,6 +140,31 @@ func (c *Control) Resize(s int32, n int, f, pause float64) bool { return c.e.res
 // number (trace order), which identify it across slot reuse.
 func (c *Control) JobKey(s int32) (id, seq int64) { return c.e.jobs[s].id, c.e.jobs[s].seq }
 
+// StartedSince appends to dst the running slots whose run started after
+// start sequence number seq (the engine's count of starts), in start
+// order. It reads the running list's entries only.
+func (c *Control) StartedSince(seq uint64, dst []int32) []int32 {
+	c.pairs = c.pairs[:0]
+	for _, b := range c.e.runs.blocks {
+		for i := range b {
+			if b[i].seq > seq {
+				c.pairs = append(c.pairs, seqSlot{b[i].seq, b[i].slot})
+			}
+		}
+	}
+	slices.SortFunc(c.pairs, func(a, b seqSlot) int { return cmp.Compare(a.seq, b.seq) })
+	for _, p := range c.pairs {
+		dst = append(dst, p.slot)
+	}
+	return dst
+}
+
+// IsRunning reports whether slot s holds a running (or booting) job.
+func (c *Control) IsRunning(s int32) bool {
+	st := c.e.jobs[s].state
+	return st == stRunning || st == stBooting
+}
+
 // Started returns the time running slot s started its current run.
 func (c *Control) Started(s int32) float64 { return c.e.jobs[s].start }
 

@@ -62,6 +62,12 @@ type DRScale struct {
 	sizeBuf []int
 	orig    map[int32]origSize
 	lowered bool
+	// restore's state: after its first pass, the shrunk jobs still to
+	// grow (slots, with their job seq to notice finished ones).
+	restoring bool
+	seenSeq   uint64 // start sequence number at the last restore
+	pend      []int32
+	pendSeq   []int64 // job seq of each pend entry
 
 	// Counters for tests and reports.
 	Solves, Infeasible, Shrinks, Grows int
@@ -107,7 +113,7 @@ func (g *DRScale) Adjust(c *Control) {
 		}
 		return
 	}
-	g.lowered = true
+	g.lowered, g.restoring = true, false
 	g.collect(c)
 	if g.assign(c) {
 		return
@@ -149,11 +155,27 @@ func (g *DRScale) info(c *Control, s int32) origSize {
 }
 
 // restore raises every job to its top level and grows shrunk jobs back
-// while processors are free; it stays armed until every job is back.
+// while processors are free; it stays armed until every job is back. The
+// first call after a DR event visits every running job; later ones only
+// the shrunk jobs still waiting to grow and the jobs started since (an
+// evicted job restarts at its shrunk size), in the same start order.
 func (g *DRScale) restore(c *Control) {
-	g.slots = append(g.slots[:0], c.Running()...)
-	pending := false
-	for _, s := range g.slots {
+	checked := 0 // g.slots[:checked] are earlier pending jobs: check they still run
+	if !g.restoring {
+		g.slots = append(g.slots[:0], c.Running()...)
+		g.restoring = true
+	} else {
+		checked = len(g.slots)
+		g.slots = c.StartedSince(g.seenSeq, g.slots)
+	}
+	g.seenSeq = c.e.startSeq
+	pend := g.pend[:0]
+	for i, s := range g.slots {
+		if i < checked {
+			if _, seq := c.JobKey(s); seq != g.pendSeq[i] || !c.IsRunning(s) {
+				continue // finished since (the slot may hold another job)
+			}
+		}
 		j := c.Job(s)
 		c.SetLevel(s, len(c.Levels(j.App))-1)
 		o := g.info(c, s)
@@ -164,11 +186,18 @@ func (g *DRScale) restore(c *Control) {
 		if c.FreeProcs() >= o.n0-j.Procs && c.Resize(s, o.n0, f, g.ResizeCost) {
 			g.Grows++
 		} else {
-			pending = true
+			pend = append(pend, s)
 		}
 	}
-	g.lowered = pending
-	if !pending {
+	g.pend, g.pendSeq = pend, g.pendSeq[:0]
+	for _, s := range pend {
+		_, seq := c.JobKey(s)
+		g.pendSeq = append(g.pendSeq, seq)
+	}
+	g.slots = append(g.slots[:0], pend...)
+	g.lowered = len(pend) > 0
+	if !g.lowered {
+		g.restoring = false
 		clear(g.orig) // only running jobs matter; forget finished ones
 	}
 }

@@ -9,6 +9,8 @@
 # real traces, price and power files). A crasher is saved by go test under
 # <package>/testdata/fuzz/<Target>/ and makes this script exit 1 after the
 # remaining targets have run; rerun it with go test -run <Target>/<file>.
+# go test's own 10-minute -timeout is off (-timeout 0): it would otherwise
+# kill a 10-minute fuzz run at its end.
 set -u
 cd "$(dirname "$0")/.."
 
@@ -45,7 +47,7 @@ while read -r pkg target; do
 		[ $match = 1 ] || continue
 	fi
 	log=$(mktemp)
-	go test "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" -parallel "$FUZZPARALLEL" >"$log" 2>&1
+	go test "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" -timeout 0 -parallel "$FUZZPARALLEL" >"$log" 2>&1
 	rc=$?
 	execs=$(grep -o 'execs: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
 	if [ $rc = 0 ]; then

@@ -9,8 +9,8 @@ import (
 	"drsim/internal/sharedtest"
 )
 
-// Acceptance on every real trace (first acceptJobs jobs of each, for CI
-// time): --powercap dr under EASY with DR events over 25% of the span at
+// Acceptance on every real trace, in full (DR-Scale: the first
+// malleableJobs jobs, for CI time): --powercap dr under EASY with DR events over 25% of the span at
 // 80% of peak, with --check, never lets the power exceed the limit
 // (instantaneous, integrated, or averaged over the RAPL window) and every
 // job finishes; the same holds with 30% malleable jobs (DR-Scale); the
@@ -21,8 +21,14 @@ func TestAcceptancePowerCapDRNeverExceeds(t *testing.T) {
 		name := filepath.Base(path)
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			base := Spec{Trace: path, Jobs: acceptJobs, DRRatio: 0.25, Check: true, ResizeCost: 30}
+			base := Spec{Trace: path, DRRatio: 0.25, Check: true, ResizeCost: 30}
 			tr, err := Load(base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			capped := base
+			capped.Jobs = malleableJobs
+			trCapped, err := Load(capped)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -31,9 +37,12 @@ func TestAcceptancePowerCapDRNeverExceeds(t *testing.T) {
 				mal  float64
 			}{{"dr", 0}, {"dr", 0.3}, {"uniform", 0}} {
 				start := time.Now()
-				s := base
+				s, trace := base, tr
+				if tc.mal > 0 {
+					s, trace = capped, trCapped
+				}
 				s.PowerCap, s.Malleable = tc.mode, tc.mal
-				r, err := Run(context.Background(), s, tr, Outputs{})
+				r, err := Run(context.Background(), s, trace, Outputs{})
 				if err != nil {
 					t.Fatal(err)
 				}
