@@ -13,6 +13,7 @@ type waitQueue struct {
 	est   []float64 // lower bound of the estimate at start (s; Engine.estLow)
 	bmin  []int32   // per block of 64 entries: a lower bound of its procs
 	best  []float64 // per block: a lower bound of its estimates
+	stale []bool    // per block: an entry at a bound left; tighten before use
 	live  int
 	head  int // no live entry before this index
 }
@@ -33,6 +34,7 @@ func (w *waitQueue) push(slot int32, procs int, est float64) {
 	if b := i >> blockShift; b == len(w.bmin) {
 		w.bmin = append(w.bmin, int32(procs))
 		w.best = append(w.best, est)
+		w.stale = append(w.stale, false)
 	} else {
 		w.bmin[b] = min(w.bmin[b], int32(procs))
 		w.best[b] = min(w.best[b], est)
@@ -48,7 +50,10 @@ func (w *waitQueue) remove(i int) {
 	w.est[i] = math.Inf(1)
 	w.live--
 	if b := i >> blockShift; p == w.bmin[b] || e == w.best[b] {
-		w.refresh(b) // keep the bounds tight so scans skip drained blocks
+		// Keep the bounds tight so scans skip drained blocks, but only
+		// when a scan next reaches the block: a pass often starts several
+		// jobs of one block.
+		w.stale[b] = true
 	}
 	for w.head < len(w.slots) && w.slots[w.head] < 0 {
 		w.head++
@@ -57,6 +62,7 @@ func (w *waitQueue) remove(i int) {
 
 // refresh recomputes block b's bounds from its entries.
 func (w *waitQueue) refresh(b int) {
+	w.stale[b] = false
 	lo, hi := b<<blockShift, min((b+1)<<blockShift, len(w.procs))
 	mp, me := int32(math.MaxInt32), math.Inf(1)
 	for k := lo; k < hi; k++ {
@@ -82,9 +88,15 @@ func (w *waitQueue) next(i, maxProcs int) int {
 	n := len(w.slots)
 	mp := int32(min(maxProcs, math.MaxInt32-1))
 	for i < n {
-		if i&(1<<blockShift-1) == 0 && w.bmin[i>>blockShift] > mp {
-			i += 1 << blockShift
-			continue
+		if i&(1<<blockShift-1) == 0 {
+			b := i >> blockShift
+			if w.stale[b] {
+				w.refresh(b)
+			}
+			if w.bmin[b] > mp {
+				i += 1 << blockShift
+				continue
+			}
 		}
 		if w.procs[i] <= mp {
 			return i
@@ -119,11 +131,12 @@ func (w *waitQueue) compact() {
 }
 
 func (w *waitQueue) rebuild() {
-	w.bmin, w.best = w.bmin[:0], w.best[:0]
+	w.bmin, w.best, w.stale = w.bmin[:0], w.best[:0], w.stale[:0]
 	for i, p := range w.procs {
 		if i&(1<<blockShift-1) == 0 {
 			w.bmin = append(w.bmin, p)
 			w.best = append(w.best, w.est[i])
+			w.stale = append(w.stale, false)
 			continue
 		}
 		b := len(w.bmin) - 1
@@ -143,6 +156,9 @@ func (w *waitQueue) nextBackfill(i, free, extra int, window float64) int {
 	for i < n {
 		if i&(1<<blockShift-1) == 0 {
 			b := i >> blockShift
+			if w.stale[b] {
+				w.refresh(b)
+			}
 			if w.bmin[b] > fp || (w.bmin[b] > xp && w.best[b] > window) {
 				i += 1 << blockShift
 				continue
