@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -108,5 +109,60 @@ func TestMeterIntegratesExactly(t *testing.T) {
 	}
 	if m.PeakW != 220 {
 		t.Fatalf("peak %v, want 220", m.PeakW)
+	}
+}
+
+// The free list stays the sorted, coalesced set of free runs (exactly the
+// maximal runs of a free bitmap) under random first-fit allocations and
+// releases, whether a release goes range by range or as one merge.
+func TestFreeListCoalesced(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 5))
+	const procs = 300
+	c := &Contiguous{newFreeList(procs)}
+	free := make([]bool, procs)
+	for i := range free {
+		free[i] = true
+	}
+	var held [][]Range
+	merges := 0
+	for step := 0; step < 20000; step++ {
+		if rng.IntN(2) == 0 && len(held) > 0 {
+			k := rng.IntN(len(held))
+			rs := held[k]
+			if len(rs) > 2 {
+				merges++
+			}
+			c.Release(rs)
+			for _, r := range rs {
+				for p := r.Lo; p < r.Hi; p++ {
+					free[p] = true
+				}
+			}
+			held = append(held[:k], held[k+1:]...)
+		} else if rs, ok := c.Alloc(1+rng.IntN(40), nil); ok {
+			for _, r := range rs {
+				for p := r.Lo; p < r.Hi; p++ {
+					free[p] = false
+				}
+			}
+			held = append(held, rs)
+		}
+		var want []Range
+		for p := 0; p < procs; p++ {
+			if !free[p] {
+				continue
+			}
+			if n := len(want); n > 0 && want[n-1].Hi == int32(p) {
+				want[n-1].Hi++
+			} else {
+				want = append(want, Range{int32(p), int32(p) + 1})
+			}
+		}
+		if !slices.Equal(c.runs, want) {
+			t.Fatalf("step %d: runs %v, want %v", step, c.runs, want)
+		}
+	}
+	if merges == 0 {
+		t.Fatal("no release took the merge path")
 	}
 }
