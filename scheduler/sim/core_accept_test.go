@@ -142,15 +142,25 @@ func TestDeterminism(t *testing.T) {
 	if err := os.WriteFile(path, zbuf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run := func(procs int) []byte {
+	// The DR run loads the trace; the plain one pipes it (reading and
+	// writing on their own goroutines), and must equal the loaded run.
+	run := func(procs int, dr, pipe bool) []byte {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		var jobs, power, sum bytes.Buffer
-		spec := Spec{Trace: path, Policy: "easy", DVFS: "dr", DRRatio: 0.3, Placement: "scattered", Seed: 7}
-		tr, err := Load(spec)
+		spec := Spec{Trace: path, Policy: "easy", Placement: "scattered", Seed: 7}
+		if dr {
+			spec.DVFS, spec.DRRatio = "dr", 0.3
+		}
+		tr, src, done, err := Open(spec)
+		if !pipe {
+			tr, err = Load(spec)
+			src = nil
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := Run(context.Background(), spec, tr, Outputs{Jobs: &jobs, Power: &power})
+		defer done()
+		res, err := Run(context.Background(), spec, tr, Outputs{Jobs: &jobs, Power: &power, Source: src})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,9 +169,13 @@ func TestDeterminism(t *testing.T) {
 		}
 		return []byte(fmt.Sprintf("%s\n%s\n%s", jobs.Bytes(), power.Bytes(), sum.Bytes()))
 	}
-	a, b := run(1), run(2)
+	a, b := run(1, true, false), run(2, true, false)
 	if !bytes.Equal(a, b) {
 		t.Fatal("two identical runs produced different outputs")
+	}
+	p1, p2, l := run(1, false, true), run(2, false, true), run(2, false, false)
+	if !bytes.Equal(p1, p2) || !bytes.Equal(p1, l) {
+		t.Fatal("piped runs under GOMAXPROCS 1 and 2 and the loaded run differ")
 	}
 	if len(a) < 1000 {
 		t.Fatalf("outputs suspiciously small (%d bytes)", len(a))
