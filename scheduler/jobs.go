@@ -58,6 +58,15 @@ func (e *Engine) submit(w *workloads.Job) {
 // (requeued evictions, other orders) compacts and inserts by binary search.
 func (e *Engine) enqueue(slot int32) {
 	e.dirty = true
+	if _, ok := e.order.(submitOrder); ok {
+		// The default order, decided on the job slab without filling two
+		// QueuedJobs and calling the Order: a fresh submit goes at the end.
+		j := &e.jobs[slot]
+		if last := e.wq.last(); last < 0 || e.jobs[last].submit < j.submit || (e.jobs[last].submit == j.submit && e.jobs[last].seq < j.seq) {
+			e.wq.push(slot, j.procs, e.estLow(j))
+			return
+		}
+	}
 	a, b := &e.qa, &e.qb // engine-owned: locals would escape through Order.Less
 	e.fillQueued(a, slot)
 	if last := e.wq.last(); last < 0 || e.less(last, a, b) {
