@@ -84,7 +84,7 @@
 //
 // ReadPrices detects and reads: generic "time,price" CSV (gocsv; hour
 // index or zoned RFC 3339), PJM Data Miner 2 hourly LMP exports (UTC key,
-// current rows only, --node for multi-pnode files), epftoolbox files (local,
+// current rows only, --price-node for multi-pnode files), epftoolbox files (local,
 // DST-normalised wall clock) and Energi Data Service Elspot exports
 // (semicolon, decimal comma, newest first, HourUTC, EUR). Duplicated hours
 // and bad timestamps are errors naming file:line[:column]; gaps are an error

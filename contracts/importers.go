@@ -280,7 +280,7 @@ func ReadPJM(r io.Reader, name string, opt ReadOptions) (*Series, error) {
 		id := strings.TrimSpace(rec[ic])
 		ns.add(id, id+" "+strings.TrimSpace(rec[nc]), point{ts, p, line})
 	}
-	pts, label, err := ns.pick(name, "pnode", "--node", opt.Node)
+	pts, label, err := ns.pick(name, "pnode", "--price-node", opt.Node)
 	if err != nil {
 		return nil, err
 	}
@@ -372,7 +372,7 @@ func ReadElspot(r io.Reader, name string, opt ReadOptions) (*Series, error) {
 		area := strings.TrimSpace(rec[cols[2]])
 		ns.add(area, area, point{ts, p, line})
 	}
-	pts, area, err := ns.pick(name, "price area", "--node", opt.Node)
+	pts, area, err := ns.pick(name, "price area", "--price-node", opt.Node)
 	if err != nil {
 		return nil, err
 	}

@@ -81,7 +81,7 @@ func TestReadErrors(t *testing.T) {
 		{"unknown format", "xls", "", ReadOptions{}, `unknown price format "xls" (known: csv, elspot, epf, pjm)`, nil},
 		{"pjm bad time", "", pjmHead + "13/1/2024 5:00:00 AM,x,1,PJM-RTO,,,ZONE,,1,2,0,0,True,1\r\n", ReadOptions{}, "p.csv:2:1: datetime_beginning_utc=\"13/1/2024 5:00:00 AM\"", ErrTime},
 		{"pjm two nodes", "", pjmHead + pjmRow("1", "PJM-RTO", "5:00:00 AM", "True") + pjmRow("51288", "WESTERN HUB", "5:00:00 AM", "True"), ReadOptions{},
-			"p.csv: 2 pnodes present; choose one with --node: 1 PJM-RTO, 51288 WESTERN HUB", nil},
+			"p.csv: 2 pnodes present; choose one with --price-node: 1 PJM-RTO, 51288 WESTERN HUB", nil},
 		{"pjm bad flag", "", pjmHead + pjmRow("1", "PJM-RTO", "5:00:00 AM", "yes"), ReadOptions{}, "p.csv:2:13: row_is_current=\"yes\"", nil},
 		{"elspot bad price", "", "HourUTC;HourDK;PriceArea;SpotPriceDKK;SpotPriceEUR\n2022-10-19 21:00;2022-10-19 23:00;DK2;978,75;\n", ReadOptions{}, "p.csv:2:5: SpotPriceEUR=\"\": bad price", ErrPrice},
 	}
@@ -190,7 +190,7 @@ func TestPJMSupersededAndHubs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	if _, err := ReadPrices(g, "hubs.csv", ReadOptions{}); err == nil || !strings.Contains(err.Error(), "12 pnodes present; choose one with --node: 51217 EASTERN HUB,") {
-		t.Errorf("hub file without --node: %v", err)
+	if _, err := ReadPrices(g, "hubs.csv", ReadOptions{}); err == nil || !strings.Contains(err.Error(), "12 pnodes present; choose one with --price-node: 51217 EASTERN HUB,") {
+		t.Errorf("hub file without --price-node: %v", err)
 	}
 }
