@@ -106,3 +106,20 @@ func TestRunUnsortedTraceRestarts(t *testing.T) {
 		t.Errorf("a failed run left %s behind (stat: %v)", never, err)
 	}
 }
+
+// --cpuprofile writes a profile that go tool pprof reads (gzip-compressed
+// protobuf); an unwritable path is an error, not a silent no-op.
+func TestCPUProfileFlag(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cpu.prof")
+	if err := newApp(io.Discard, io.Discard).Run([]string{"drsim", "--cpuprofile", path, "run", "--jobs", "300"}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Fatalf("profile %s: %d bytes, err %v; want a gzip-compressed pprof profile", path, len(b), err)
+	}
+	err = newApp(io.Discard, io.Discard).Run([]string{"drsim", "--cpuprofile", filepath.Join(t.TempDir(), "no", "such", "dir", "p"), "run", "--jobs", "10"})
+	if err == nil || !strings.Contains(err.Error(), "--cpuprofile") {
+		t.Fatalf("unwritable profile path: err = %v", err)
+	}
+}
