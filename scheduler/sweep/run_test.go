@@ -17,13 +17,16 @@ import (
 )
 
 // TestMain doubles as the child process of TestKillResume: with
-// SWEEP_TEST_CHILD=config,out it runs that sweep and exits.
+// SWEEP_TEST_CHILD=config,out it runs that sweep and exits. It pauses
+// 40 ms after each cell so that the parent's kill lands mid-sweep even on
+// a loaded machine (cells of 3,000 jobs take a few milliseconds).
 func TestMain(m *testing.M) {
 	if arg := os.Getenv("SWEEP_TEST_CHILD"); arg != "" {
 		cfgPath, out, _ := strings.Cut(arg, ",")
 		cfg, err := LoadConfig(cfgPath)
 		if err == nil {
-			_, err = Run(context.Background(), cfg, Options{Out: out, Workers: 2})
+			pace := func(Progress) { time.Sleep(40 * time.Millisecond) }
+			_, err = Run(context.Background(), cfg, Options{Out: out, Workers: 2, Progress: pace})
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
