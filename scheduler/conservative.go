@@ -22,9 +22,10 @@ import (
 // back. Without a limit the headroom is +Inf and the rule is the
 // processor-only one.
 //
-// Once no processor is free now, no later job can start in this pass, so
-// the scan stops: the remaining reservations would only be recomputed at
-// the next pass anyway.
+// Once no later job in the queue fits in the processors free now (a lower
+// bound of their sizes, from the wait queue's block bounds, exceeds them),
+// none can start in this pass, so the scan stops: the remaining
+// reservations would only be recomputed at the next pass anyway.
 //
 // Implementation (the schedule is that of the plain array profile; see
 // profile_ref_test.go): without a limit in force the profile is a
@@ -48,6 +49,7 @@ type Conservative struct {
 	// reservations stand and only jobs queued since need one.
 	valid bool
 	run   classRun
+	suf   []int32 // scratch: suffix minimums of the wait queue's block bounds
 }
 
 // classRun is the last reservation made in a pass, shared by consecutive
@@ -84,8 +86,9 @@ func (c *Conservative) Schedule(v *View) {
 	}
 	c.valid = true
 	c.run = classRun{}
+	suf := v.e.wq.suffixMinProcs(&c.suf)
 	for i := v.Next(from, v.Total); i >= 0; i = v.Next(i+1, v.Total) {
-		if v.Free() == 0 {
+		if v.Free() < int(suf[i>>blockShift]) {
 			c.valid = false // later jobs keep no reservation in the profile
 			break
 		}

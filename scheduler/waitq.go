@@ -81,6 +81,18 @@ func (w *waitQueue) minProcs() int {
 	return int(m)
 }
 
+// suffixMinProcs fills *buf with, per block, a lower bound of the
+// processors of every live entry in that block and the blocks after it,
+// and returns it.
+func (w *waitQueue) suffixMinProcs(buf *[]int32) []int32 {
+	s := append((*buf)[:0], w.bmin...)
+	for b := len(s) - 2; b >= 0; b-- {
+		s[b] = min(s[b], s[b+1])
+	}
+	*buf = s
+	return s
+}
+
 // next returns the first index ≥ i of a live entry needing at most
 // maxProcs processors, or -1.
 func (w *waitQueue) next(i, maxProcs int) int {
