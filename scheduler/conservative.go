@@ -74,7 +74,10 @@ func (*Conservative) Name() string { return "conservative" }
 
 func (c *Conservative) Schedule(v *View) {
 	from := 0
-	if !v.Changed() && c.valid {
+	// With node power saving a queued job's estimate depends on the nodes
+	// that are off (View.Job's boot allowance), which starts change without
+	// anything else changing, so the profile is rebuilt at every pass.
+	if !v.Changed() && c.valid && v.e.np == nil {
 		if c.fast {
 			c.bp.advance(v.Now)
 		} else {
@@ -87,13 +90,23 @@ func (c *Conservative) Schedule(v *View) {
 	c.valid = true
 	c.run = classRun{}
 	suf := v.e.wq.suffixMinProcs(&c.suf)
+	// On the processor-only profile with estimates known at enqueue
+	// (View.estExact), a job's processors and estimate come from the wait
+	// queue itself: no QueuedJob is filled for jobs that only get a
+	// reservation, which on a long queue is most of them.
+	keyed := c.fast && v.estExact()
 	for i := v.Next(from, v.Total); i >= 0; i = v.Next(i+1, v.Total) {
 		if v.Free() < int(suf[i>>blockShift]) {
 			c.valid = false // later jobs keep no reservation in the profile
 			break
 		}
-		q := v.Job(i)
-		t := c.place(v.Now, q)
+		var t float64
+		if keyed {
+			t = c.placeFast(v.Now, v.Procs(i), v.EstLow(i), 0)
+		} else {
+			q := v.Job(i)
+			t = c.place(v.Now, q)
+		}
 		if math.IsInf(t, 1) {
 			continue // deferred: does not fit under the current limit
 		}
@@ -133,7 +146,7 @@ func (c *Conservative) rebuild(v *View) {
 // reservation).
 func (c *Conservative) place(now float64, q *QueuedJob) float64 {
 	if c.fast {
-		return c.placeFast(now, q)
+		return c.placeFast(now, q.Procs, q.Est, q.Power)
 	}
 	r := &c.run
 	lb := now
@@ -156,13 +169,13 @@ func (c *Conservative) place(now float64, q *QueuedJob) float64 {
 // placeFast is place on the processor-only profile, where every power
 // fits (the headroom is +Inf) except a NaN one, so the class of a job is
 // its processors and estimate.
-func (c *Conservative) placeFast(now float64, q *QueuedJob) float64 {
-	if !powerOK(q.Power, math.Inf(1)) {
+func (c *Conservative) placeFast(now float64, procs int, est, power float64) float64 {
+	if !powerOK(power, math.Inf(1)) {
 		return math.Inf(1) // NaN power: fits nowhere, as on the full profile
 	}
 	r := &c.run
 	lb := now
-	if r.ok && r.procs == q.Procs && r.est == q.Est {
+	if r.ok && r.procs == procs && r.est == est {
 		if r.left > 0 {
 			r.left--
 			r.pending++
@@ -174,13 +187,13 @@ func (c *Conservative) placeFast(now float64, q *QueuedJob) float64 {
 		lb = r.at
 	}
 	c.flush()
-	t, low := c.bp.earliest(q.Procs, q.Est, lb)
-	*r = classRun{ok: true, procs: q.Procs, est: q.Est, at: t}
+	t, low := c.bp.earliest(procs, est, lb)
+	*r = classRun{ok: true, procs: procs, est: est, at: t}
 	if !math.IsInf(t, 1) {
 		r.pending = 1
 		r.left = math.MaxInt
-		if q.Procs > 0 {
-			r.left = low/q.Procs - 1
+		if procs > 0 {
+			r.left = low/procs - 1
 		}
 	}
 	return t

@@ -167,9 +167,12 @@ type Engine struct {
 	changed  bool
 	newFrom  int
 	minScale float64 // smallest runtime scale of any level, for cheap bounds
-	runs     runList // running (and booting) jobs by estimated end
-	startSeq uint64
-	limitIdx int
+	// finitePower: every application's lowest level and the idle power are
+	// finite, so no QueuedJob.Power is NaN (View.estExact).
+	finitePower bool
+	runs        runList // running (and booting) jobs by estimated end
+	startSeq    uint64
+	limitIdx    int
 
 	src      Source
 	next     workloads.Job
@@ -239,10 +242,13 @@ func New(cfg Config) (*Engine, error) {
 		}
 		e.q.Push(Event{T: l.T, Kind: KindLimit, Seq: uint64(i), Job: int32(i)})
 	}
-	e.minScale = 1
+	e.minScale, e.finitePower = 1, !math.IsNaN(cfg.IdleW) && !math.IsInf(cfg.IdleW, 0)
 	for _, t := range cfg.Apps {
 		for _, l := range t.Levels {
 			e.minScale = math.Min(e.minScale, l.Scale)
+		}
+		if len(t.Levels) > 0 && (math.IsNaN(t.Levels[0].Power) || math.IsInf(t.Levels[0].Power, 0)) {
+			e.finitePower = false
 		}
 	}
 	e.changed = true

@@ -74,6 +74,15 @@ func (v *View) NewFrom() int { return v.e.newFrom }
 // estimate times the smallest runtime scale of any level.
 func (v *View) EstLow(i int) float64 { return v.e.wq.est[i] }
 
+// estExact reports whether EstLow(i) is exactly Job(i).Est for every
+// queued job and Job(i).Power is never NaN: no power model, or a static
+// governor (the start level is known at enqueue), no node power saving
+// (whose boot allowance adds to Est) and finite lowest-level powers.
+func (v *View) estExact() bool {
+	e := v.e
+	return e.np == nil && (!e.hasPower || e.govKind != govOther && e.finitePower)
+}
+
 // Procs returns Job(i).Procs without filling the entry.
 func (v *View) Procs(i int) int { return int(v.e.wq.procs[i]) }
 
@@ -167,4 +176,8 @@ func (v *View) Started(i int) bool { return v.Job(i).started }
 // Reserve records that the policy reserved Job(i) to start at t. The
 // engine keeps each job's first reservation so --check can verify that
 // EASY's head never starts later than promised.
-func (v *View) Reserve(i int, t float64) { v.e.reserve(v.Job(i).Slot, t) }
+func (v *View) Reserve(i int, t float64) {
+	if v.e.checkRes { // only EASY's --check reads reservations
+		v.e.reserve(v.e.wq.slots[i], t)
+	}
+}
