@@ -1,10 +1,8 @@
 package scheduler
 
 import (
-	"cmp"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"drsim/powercap"
@@ -79,19 +77,7 @@ func (c *Control) IdlePower() float64 {
 // is a copy owned by c, valid until the next call, so it may be iterated
 // while SetLevel and Evict change the engine's own lists.
 func (c *Control) Running() []int32 {
-	// Sort on the start order kept in the running list's entries, without
-	// touching the job slab.
-	c.pairs = c.pairs[:0]
-	for _, b := range c.e.runs.blocks {
-		for i := range b {
-			c.pairs = append(c.pairs, seqSlot{b[i].seq, b[i].slot})
-		}
-	}
-	slices.SortFunc(c.pairs, func(a, b seqSlot) int { return cmp.Compare(a.seq, b.seq) })
-	c.buf = c.buf[:0]
-	for _, p := range c.pairs {
-		c.buf = append(c.buf, p.slot)
-	}
+	c.buf = c.StartedSince(0, c.buf[:0]) // start sequence numbers begin at 1
 	return c.buf
 }
 
