@@ -215,14 +215,14 @@ func (n *nodes) add(key, label string, p point) {
 func (n *nodes) pick(file, what, flag, want string) ([]point, string, error) {
 	labels := make([]string, len(n.order))
 	for i, k := range n.order {
-		labels[i] = n.label[k]
+		labels[i] = oneLineName(n.label[k])
 	}
 	if want == "" {
 		switch len(n.order) {
 		case 0:
 			return nil, "", fmt.Errorf("%s: no price rows", file)
 		case 1:
-			return n.pts[n.order[0]], labels[0], nil
+			return n.pts[n.order[0]], n.label[n.order[0]], nil
 		}
 		return nil, "", fmt.Errorf("%s: %d %ss present; choose one with %s: %s", file, len(labels), what, flag, strings.Join(labels, ", "))
 	}

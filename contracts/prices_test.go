@@ -82,6 +82,8 @@ func TestReadErrors(t *testing.T) {
 		{"pjm bad time", "", pjmHead + "13/1/2024 5:00:00 AM,x,1,PJM-RTO,,,ZONE,,1,2,0,0,True,1\r\n", ReadOptions{}, "p.csv:2:1: datetime_beginning_utc=\"13/1/2024 5:00:00 AM\"", ErrTime},
 		{"pjm two nodes", "", pjmHead + pjmRow("1", "PJM-RTO", "5:00:00 AM", "True") + pjmRow("51288", "WESTERN HUB", "5:00:00 AM", "True"), ReadOptions{},
 			"p.csv: 2 pnodes present; choose one with --price-node: 1 PJM-RTO, 51288 WESTERN HUB", nil},
+		{"pjm node name with CR", "", pjmHead + pjmRow("1", "PJM-RTO", "5:00:00 AM", "True") + pjmRow("2", "A\rB", "5:00:00 AM", "True"), ReadOptions{},
+			`p.csv: 2 pnodes present; choose one with --price-node: 1 PJM-RTO, 2 A\rB`, nil},
 		{"pjm bad flag", "", pjmHead + pjmRow("1", "PJM-RTO", "5:00:00 AM", "yes"), ReadOptions{}, "p.csv:2:13: row_is_current=\"yes\"", nil},
 		{"elspot bad price", "", "HourUTC;HourDK;PriceArea;SpotPriceDKK;SpotPriceEUR\n2022-10-19 21:00;2022-10-19 23:00;DK2;978,75;\n", ReadOptions{}, "p.csv:2:5: SpotPriceEUR=\"\": bad price", ErrPrice},
 	}
