@@ -1,6 +1,10 @@
 package results
 
-import "sync"
+import (
+	"sync"
+
+	"drsim/cluster"
+)
 
 // worker consumes batches on a goroutine of its own. The producer fills a
 // batch, hands it over with send and gets an empty one back; batches are
@@ -68,18 +72,18 @@ func (w *worker[B]) close(empty bool) error {
 
 // Async runs a recorder on a goroutine of its own, so that formatting and
 // writing jobs.csv overlap the simulation on a multi-core machine. Record
-// copies each record (and its Alloc text) into a batch; the inner recorder
+// copies each record (and its Alloc ranges) into a batch; the inner recorder
 // sees every record, in the same order, exactly as it would have
 // synchronously. Close flushes the last batch and waits. An error of the
 // inner recorder stops it; Record reports it on a later call and Close
 // returns it.
 type Async struct{ w *worker[recBatch] }
 
-// recBatch is a run of records whose Alloc texts live in one arena.
+// recBatch is a run of records whose Alloc ranges live in one arena.
 type recBatch struct {
 	recs  []Record
 	ends  []int // end of each record's Alloc in arena
-	arena []byte
+	arena []cluster.Range
 }
 
 const asyncRecords = 1024

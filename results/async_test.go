@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"drsim/cluster"
 )
 
 type collect struct {
@@ -19,20 +21,23 @@ func (c *collect) Record(r *Record) error {
 		return errFull
 	}
 	c.ids = append(c.ids, r.ID)
-	c.allocs = append(c.allocs, string(r.Alloc))
+	c.allocs = append(c.allocs, string(cluster.AppendIntervalSet(nil, r.Alloc)))
 	return nil
 }
 
 // Async hands every record over in order, with its own copy of the Alloc
-// text (the engine reuses its buffer), and reports the inner recorder's
+// ranges (the engine reuses its slice), and reports the inner recorder's
 // first error.
 func TestAsyncOrderAndCopies(t *testing.T) {
 	var c collect
 	a := NewAsync(&c)
-	buf := make([]byte, 0, 32)
+	buf := make([]cluster.Range, 0, 2)
 	const n = 5*asyncRecords + 17
 	for i := range n {
-		buf = fmt.Appendf(buf[:0], "%d-%d", i, i+3)
+		buf = append(buf[:0], cluster.Range{Lo: int32(i), Hi: int32(i + 4)})
+		if i%3 == 0 {
+			buf = append(buf, cluster.Range{Lo: int32(i + 10), Hi: int32(i + 11)})
+		}
 		if err := a.Record(&Record{ID: int64(i), Alloc: buf}); err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +49,11 @@ func TestAsyncOrderAndCopies(t *testing.T) {
 		t.Fatalf("%d records, want %d", len(c.ids), n)
 	}
 	for i := range n {
-		if c.ids[i] != int64(i) || c.allocs[i] != fmt.Sprintf("%d-%d", i, i+3) {
+		want := fmt.Sprintf("%d-%d", i, i+3)
+		if i%3 == 0 {
+			want += fmt.Sprintf(" %d", i+10)
+		}
+		if c.ids[i] != int64(i) || c.allocs[i] != want {
 			t.Fatalf("record %d: id %d alloc %q", i, c.ids[i], c.allocs[i])
 		}
 	}

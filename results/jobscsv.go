@@ -5,6 +5,8 @@ import (
 	"io"
 	"math"
 	"strconv"
+
+	"drsim/cluster"
 )
 
 // JobsHeader is the header of jobs.csv: Batsim's columns, then drsim's.
@@ -60,7 +62,7 @@ func (j *JobsCSV) Record(r *Record) error {
 	b = append(b, ',')
 	b = appendNum(b, r.Stretch())
 	b = append(b, ',')
-	b = append(b, r.Alloc...)
+	b = cluster.AppendIntervalSet(b, r.Alloc)
 	b = append(b, ',')
 	b = appendMilli(b, r.Energy)
 	b = append(b, ',')

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"drsim/cluster"
 )
 
 func TestAppendMilli(t *testing.T) {
@@ -28,7 +30,7 @@ func TestJobsCSVRow(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &Record{ID: 7, Workload: "w", Submit: 10, Procs: 4, ReqTime: 100, State: StateWalltime,
-		Start: 15, End: 115, Alloc: []byte("0-3"), Energy: 1234.5678, Evictions: 1, Wasted: 10}
+		Start: 15, End: 115, Alloc: []cluster.Range{{Lo: 0, Hi: 4}}, Energy: 1234.5678, Evictions: 1, Wasted: 10}
 	if err := w.Record(r); err != nil {
 		t.Fatal(err)
 	}

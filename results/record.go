@@ -1,5 +1,7 @@
 package results
 
+import "drsim/cluster"
+
 // Final states, in Batsim's vocabulary.
 const (
 	StateCompleted = "COMPLETED_SUCCESSFULLY"
@@ -13,9 +15,9 @@ const (
 const BoundedSlowdownTau = 10
 
 // Record is one finished job as the engine reports it. Times are seconds in
-// trace time. Alloc is the Batsim interval-set text of the processors the
-// job held in its last run (e.g. "0-3 8"); it is only valid during the
-// Record call.
+// trace time. Alloc is the processors the job held in its last run, as
+// ascending ranges (jobs.csv writes them in Batsim's interval-set text,
+// e.g. "0-3 8"); it is only valid during the Record call.
 type Record struct {
 	ID          int64
 	Seq         int64 // position in the trace (unique, unlike SWF job numbers)
@@ -26,7 +28,7 @@ type Record struct {
 	State       string  // one of the State constants
 	Start       float64 // start of the run that finished
 	End         float64
-	Alloc       []byte
+	Alloc       []cluster.Range
 	Energy      float64 // J consumed by the finishing run; -1 without a power model
 	Evictions   int
 	Wasted      float64 // J consumed by runs that were evicted

@@ -184,7 +184,6 @@ type Engine struct {
 	govKind int       // govTop, govBottom or govOther
 	ctl     Control
 	rec     results.Record
-	recBuf  []byte
 	dirty   bool
 	stats   Stats
 

@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 
-	"drsim/cluster"
 	"drsim/results"
 	"drsim/workloads"
 )
@@ -226,10 +225,9 @@ func (e *Engine) finish(slot int32) error {
 	e.dirty, e.changed = true, true
 
 	r := &e.rec
-	e.recBuf = cluster.AppendIntervalSet(e.recBuf[:0], j.alloc)
 	*r = results.Record{
 		ID: j.id, Seq: j.seq, Workload: e.cfg.Workload, Submit: j.submit, Procs: int64(j.procs), ReqTime: j.reqTime,
-		State: results.StateCompleted, Start: j.start, End: e.now, Alloc: e.recBuf,
+		State: results.StateCompleted, Start: j.start, End: e.now, Alloc: j.alloc,
 		Energy: -1, Evictions: j.evictions, StartedInDR: j.startedInDR,
 	}
 	if j.killed {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"drsim/cluster"
 	"drsim/results"
 	"drsim/workloads"
 )
@@ -24,7 +25,7 @@ type collect struct {
 
 func (c *collect) Record(r *results.Record) error {
 	rr := *r
-	rr.Alloc = append([]byte(nil), r.Alloc...)
+	rr.Alloc = append([]cluster.Range(nil), r.Alloc...)
 	c.rows = append(c.rows, rr)
 	c.order = append(c.order, r.ID)
 	return nil
@@ -167,7 +168,7 @@ func TestSameInstantFinishesThenSubmit(t *testing.T) {
 		if got, want := c.starts(), "1:0-5 2:0-5 3:5-6"; got != want {
 			t.Errorf("pass %d: schedule %s, want %s", pass, got, want)
 		}
-		if a := string(c.rows[2].Alloc); a != "0-1" {
+		if a := string(cluster.AppendIntervalSet(nil, c.rows[2].Alloc)); a != "0-1" {
 			t.Errorf("J3 allocated %q, want 0-1", a)
 		}
 	}

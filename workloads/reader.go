@@ -3,10 +3,11 @@ package workloads
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/klauspost/compress/gzip" // API of compress/gzip, about twice as fast to inflate
 )
 
 // ProcsField selects the SWF field that gives a job's processor count.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 
 	"drsim/results"
 	"drsim/results/plot"
@@ -48,32 +47,12 @@ func (tl *Timeline) Record(r *results.Record) error {
 		tl.tooMany = true
 		return nil
 	}
-	ranges, err := parseIntervalSet(r.Alloc)
-	if err != nil {
-		return err
+	ranges := make([]plot.Range, len(r.Alloc))
+	for i, a := range r.Alloc {
+		ranges[i] = plot.Range{Lo: int(a.Lo), Hi: int(a.Hi)}
 	}
 	tl.bars = append(tl.bars, plot.Bar{Job: r.ID, Start: r.Start, End: r.End, Procs: ranges})
 	return nil
-}
-
-// parseIntervalSet reads Batsim's "0-3 8 10-11" form.
-func parseIntervalSet(b []byte) ([]plot.Range, error) {
-	var out []plot.Range
-	for _, f := range bytes.Fields(b) {
-		lo, hi, dash := bytes.Cut(f, []byte("-"))
-		a, err := strconv.Atoi(string(lo))
-		if err != nil {
-			return nil, fmt.Errorf("sim: allocation %q: %v", b, err)
-		}
-		z := a
-		if dash {
-			if z, err = strconv.Atoi(string(hi)); err != nil {
-				return nil, fmt.Errorf("sim: allocation %q: %v", b, err)
-			}
-		}
-		out = append(out, plot.Range{Lo: a, Hi: z + 1})
-	}
-	return out, nil
 }
 
 // EventIntervals returns the DR events of a limit schedule: the stretches with a

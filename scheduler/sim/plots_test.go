@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"drsim/cluster"
 	"drsim/results"
 	"drsim/results/plot"
 	"drsim/scheduler"
@@ -17,21 +18,11 @@ import (
 func TestTimelineQueue(t *testing.T) {
 	tl := NewTimeline(4)
 	for _, st := range [][2]float64{{0, 0}, {0, 5}, {2, 5}, {3, 9}} {
-		tl.Record(&results.Record{Submit: st[0], Start: st[1], End: st[1] + 1, Alloc: []byte("0")})
+		tl.Record(&results.Record{Submit: st[0], Start: st[1], End: st[1] + 1, Alloc: []cluster.Range{{Lo: 0, Hi: 1}}})
 	}
 	got := fmt.Sprint(tl.Queue())
 	if want := "[{0 1} {2 2} {3 3} {5 1} {9 0}]"; got != want {
 		t.Errorf("Queue() = %s, want %s", got, want)
-	}
-}
-
-func TestParseIntervalSet(t *testing.T) {
-	got, err := parseIntervalSet([]byte("0-3 8 10-11"))
-	if err != nil || fmt.Sprint(got) != "[{0 4} {8 9} {10 12}]" {
-		t.Fatalf("parseIntervalSet = %v, %v", got, err)
-	}
-	if _, err := parseIntervalSet([]byte("0-x")); err == nil {
-		t.Fatal("bad interval set accepted")
 	}
 }
 
