@@ -96,7 +96,7 @@ func (c *Conservative) Schedule(v *View) {
 	// reservation, which on a long queue is most of them.
 	keyed := c.fast && v.estExact()
 	for i := v.Next(from, v.Total); i >= 0; i = v.Next(i+1, v.Total) {
-		if v.Free() < int(suf[i>>blockShift]) {
+		if v.Free() < int(suf[i>>groupShift]) {
 			c.valid = false // later jobs keep no reservation in the profile
 			break
 		}

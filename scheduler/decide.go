@@ -58,7 +58,7 @@ func (e *Engine) refreshRunning(slot int32) {
 	if !ok {
 		panic("scheduler: running job not in the running list")
 	}
-	e.runs.blocks[bi][o] = e.runEntry(slot)
+	e.runs.set(bi, o, e.runEntry(slot))
 }
 
 func (e *Engine) runEntry(slot int32) runEntry {

@@ -86,10 +86,25 @@ func shadowTime(v *View, need int, needW float64) (shadow float64, extra int, ex
 	now := v.Now
 	shadow = now
 	short := avail < need || !powerOK(needW, room)
+	// Without a limit in force the headroom is +Inf and, with finite
+	// powers, stays +Inf whatever is released: only processors count, and
+	// whole blocks of the running list can be released by their sums.
+	procsOnly := math.IsInf(room, 1) && (!v.e.hasPower || v.e.allFinite)
+	rl := &v.e.runs
 	// Walk the engine's running list directly (same package): entries in
 	// estimated-end order, with their processors and power inline.
 walk:
-	for _, b := range v.e.runs.blocks {
+	for bi, b := range rl.blocks {
+		if procsOnly {
+			if short && avail+rl.procs[bi] < need {
+				avail += rl.procs[bi] // still short after the whole block: the shadow is later
+				continue
+			}
+			if !short && max(b[len(b)-1].estEnd, now) <= shadow {
+				avail += rl.procs[bi] // the whole block ends by the shadow time
+				continue
+			}
+		}
 		for i := range b {
 			r := &b[i]
 			end := r.estEnd

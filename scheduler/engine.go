@@ -170,6 +170,9 @@ type Engine struct {
 	// finitePower: every application's lowest level and the idle power are
 	// finite, so no QueuedJob.Power is NaN (View.estExact).
 	finitePower bool
+	// allFinite: every level's power and the idle power are finite, so
+	// every running entry's power is finite too (shadowTime's fast walk).
+	allFinite bool
 	runs        runList // running (and booting) jobs by estimated end
 	startSeq    uint64
 	limitIdx    int
@@ -242,9 +245,13 @@ func New(cfg Config) (*Engine, error) {
 		e.q.Push(Event{T: l.T, Kind: KindLimit, Seq: uint64(i), Job: int32(i)})
 	}
 	e.minScale, e.finitePower = 1, !math.IsNaN(cfg.IdleW) && !math.IsInf(cfg.IdleW, 0)
+	e.allFinite = e.finitePower
 	for _, t := range cfg.Apps {
 		for _, l := range t.Levels {
 			e.minScale = math.Min(e.minScale, l.Scale)
+			if math.IsNaN(l.Power) || math.IsInf(l.Power, 0) {
+				e.allFinite = false
+			}
 		}
 		if len(t.Levels) > 0 && (math.IsNaN(t.Levels[0].Power) || math.IsInf(t.Levels[0].Power, 0)) {
 			e.finitePower = false

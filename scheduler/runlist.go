@@ -7,9 +7,12 @@ import "slices"
 // processors, power), so walking the list never touches the job slab. The
 // entries live in sorted blocks of at most 2·runBlock: an insert or remove
 // moves at most one block's entries, not half the list, and finding a key
-// is a binary search over block ends, then within one block.
+// is a binary search over block ends, then within one block. Each block
+// also keeps the sum of its entries' processors, so that a shadow-time walk
+// on a processor-only machine steps over whole blocks.
 type runList struct {
 	blocks [][]runEntry
+	procs  []int        // per block: Σ procs of its entries
 	spare  [][]runEntry // emptied blocks, for reuse
 	n      int
 
@@ -81,6 +84,7 @@ func (l *runList) insert(x runEntry) {
 	l.n++
 	if len(l.blocks) == 0 {
 		l.blocks = append(l.blocks, append(l.newBlock(), x))
+		l.procs = append(l.procs, int(x.procs))
 		return
 	}
 	bi := l.block(x.estEnd, x.seq)
@@ -90,14 +94,32 @@ func (l *runList) insert(x runEntry) {
 	b := l.blocks[bi]
 	o, _ := offset(b, x.estEnd, x.seq)
 	b = slices.Insert(b, o, x)
+	l.procs[bi] += int(x.procs)
 	if len(b) < 2*runBlock {
 		l.blocks[bi] = b
 		return
 	}
 	// Split a full block in two halves.
 	nb := append(l.newBlock(), b[runBlock:]...)
+	moved := sumProcs(nb)
 	l.blocks[bi] = b[:runBlock]
 	l.blocks = slices.Insert(l.blocks, bi+1, nb)
+	l.procs[bi] -= moved
+	l.procs = slices.Insert(l.procs, bi+1, moved)
+}
+
+func sumProcs(b []runEntry) int {
+	n := 0
+	for i := range b {
+		n += int(b[i].procs)
+	}
+	return n
+}
+
+// set replaces entry o of block bi by x, which has the same key.
+func (l *runList) set(bi, o int, x runEntry) {
+	l.procs[bi] += int(x.procs) - int(l.blocks[bi][o].procs)
+	l.blocks[bi][o] = x
 }
 
 func (l *runList) newBlock() []runEntry {
@@ -118,18 +140,22 @@ func (l *runList) remove(estEnd float64, seq uint64) bool {
 	}
 	l.ci = -1
 	l.n--
+	l.procs[bi] -= int(l.blocks[bi][o].procs)
 	b := slices.Delete(l.blocks[bi], o, o+1)
 	l.blocks[bi] = b
 	switch {
 	case len(b) == 0:
 		l.spare = append(l.spare, b)
 		l.blocks = slices.Delete(l.blocks, bi, bi+1)
+		l.procs = slices.Delete(l.procs, bi, bi+1)
 	case len(b) < runBlock/4 && bi+1 < len(l.blocks) && len(b)+len(l.blocks[bi+1]) < 2*runBlock:
 		// Merge a small block into its successor's place so that blocks
 		// stay about half full and the block search stays short.
 		l.blocks[bi] = append(b, l.blocks[bi+1]...)
 		l.spare = append(l.spare, l.blocks[bi+1])
 		l.blocks = slices.Delete(l.blocks, bi+1, bi+2)
+		l.procs[bi] += l.procs[bi+1]
+		l.procs = slices.Delete(l.procs, bi+1, bi+2)
 	}
 	return true
 }

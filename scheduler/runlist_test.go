@@ -43,7 +43,9 @@ func TestRunListMatchesSortedSlice(t *testing.T) {
 				t.Fatalf("step %d: find missed entry %d", step, i)
 			}
 			ref[i].procs++
-			l.blocks[bi][o].procs++
+			x := l.blocks[bi][o]
+			x.procs++
+			l.set(bi, o, x)
 		}
 		if l.Len() != len(ref) {
 			t.Fatalf("step %d: Len %d, want %d", step, l.Len(), len(ref))
@@ -66,9 +68,15 @@ func TestRunListMatchesSortedSlice(t *testing.T) {
 					t.Fatalf("step %d: appendSlots[%d] = %d, want %d", step, i, got[i], ref[i].slot)
 				}
 			}
+			if len(l.procs) != len(l.blocks) {
+				t.Fatalf("step %d: %d block sums for %d blocks", step, len(l.procs), len(l.blocks))
+			}
 			for bi, b := range l.blocks {
 				if len(b) == 0 || len(b) >= 2*runBlock {
 					t.Fatalf("step %d: block %d holds %d entries", step, bi, len(b))
+				}
+				if l.procs[bi] != sumProcs(b) {
+					t.Fatalf("step %d: block %d sum %d, entries hold %d", step, bi, l.procs[bi], sumProcs(b))
 				}
 			}
 		}

@@ -3,22 +3,48 @@ package scheduler
 import "math"
 
 // waitQueue holds the queued jobs in queue order. Started jobs leave a
-// tombstone instead of shifting the array, and every block of 64 entries
-// keeps the smallest processor count in it, so next can jump over whole
-// blocks of jobs too large for the free processors: a backfill scan on a
-// nearly full machine costs O(Q/64), not O(Q).
+// tombstone instead of shifting the array. Every group of 16 entries and
+// every block of 256 entries (16 groups) keeps lower bounds of the
+// processors and of the estimates in it, so scans jump over whole groups
+// and blocks of jobs that cannot qualify: a backfill scan on a nearly full
+// machine costs O(Q/256) plus the groups it enters, not O(Q).
 type waitQueue struct {
 	slots []int32   // job slots; -1 marks a tombstone
 	procs []int32   // processors per entry; math.MaxInt32 for tombstones
 	est   []float64 // lower bound of the estimate at start (s; Engine.estLow)
-	bmin  []int32   // per block of 64 entries: a lower bound of its procs
-	best  []float64 // per block: a lower bound of its estimates
-	stale []bool    // per block: an entry at a bound left; tighten before use
+	group bounds    // per group of 16 entries
+	block bounds    // per block of 16 groups
 	live  int
 	head  int // no live entry before this index
 }
 
-const blockShift = 6
+// bounds are per-range lower bounds of the processors and estimates of the
+// entries in each range. A bound is stale when an entry at it left; it is
+// still a lower bound, and is tightened only when a scan next reaches it,
+// since a pass often starts several jobs of one range.
+type bounds struct {
+	procs []int32
+	est   []float64
+	stale []bool
+}
+
+func (b *bounds) add(k int, procs int32, est float64) {
+	if k == len(b.procs) {
+		b.procs = append(b.procs, procs)
+		b.est = append(b.est, est)
+		b.stale = append(b.stale, false)
+		return
+	}
+	b.procs[k] = min(b.procs[k], procs)
+	b.est[k] = min(b.est[k], est)
+}
+
+func (b *bounds) reset() { b.procs, b.est, b.stale = b.procs[:0], b.est[:0], b.stale[:0] }
+
+const (
+	groupShift = 4 // 16 entries per group
+	blockShift = 8 // 256 entries per block
+)
 
 func (w *waitQueue) Len() int { return w.live }
 
@@ -31,63 +57,78 @@ func (w *waitQueue) push(slot int32, procs int, est float64) {
 	w.slots = append(w.slots, slot)
 	w.procs = append(w.procs, int32(procs))
 	w.est = append(w.est, est)
-	if b := i >> blockShift; b == len(w.bmin) {
-		w.bmin = append(w.bmin, int32(procs))
-		w.best = append(w.best, est)
-		w.stale = append(w.stale, false)
-	} else {
-		w.bmin[b] = min(w.bmin[b], int32(procs))
-		w.best[b] = min(w.best[b], est)
-	}
+	w.group.add(i>>groupShift, int32(procs), est)
+	w.block.add(i>>blockShift, int32(procs), est)
 	w.live++
 }
 
-// remove tombstones entry i. Block minimums stay valid lower bounds.
+// remove tombstones entry i. The bounds stay valid lower bounds; those the
+// entry was at are marked stale. A block bound is never above the bounds
+// of its groups, so an entry at its block's bound is at its group's too.
 func (w *waitQueue) remove(i int) {
 	p, e := w.procs[i], w.est[i]
 	w.slots[i] = -1
 	w.procs[i] = math.MaxInt32
 	w.est[i] = math.Inf(1)
 	w.live--
-	if b := i >> blockShift; p == w.bmin[b] || e == w.best[b] {
-		// Keep the bounds tight so scans skip drained blocks, but only
-		// when a scan next reaches the block: a pass often starts several
-		// jobs of one block.
-		w.stale[b] = true
+	if g := i >> groupShift; p == w.group.procs[g] || e == w.group.est[g] {
+		w.group.stale[g] = true
+		if b := i >> blockShift; p == w.block.procs[b] || e == w.block.est[b] {
+			w.block.stale[b] = true
+		}
 	}
 	for w.head < len(w.slots) && w.slots[w.head] < 0 {
 		w.head++
 	}
 }
 
-// refresh recomputes block b's bounds from its entries.
-func (w *waitQueue) refresh(b int) {
-	w.stale[b] = false
-	lo, hi := b<<blockShift, min((b+1)<<blockShift, len(w.procs))
+// refreshGroup recomputes group g's bounds from its entries. If a bound
+// of its block came from this group, the block is marked stale, so that it
+// tightens too when a scan next reaches it.
+func (w *waitQueue) refreshGroup(g int) {
+	w.group.stale[g] = false
+	lo, hi := g<<groupShift, min((g+1)<<groupShift, len(w.procs))
 	mp, me := int32(math.MaxInt32), math.Inf(1)
 	for k := lo; k < hi; k++ {
 		mp, me = min(mp, w.procs[k]), min(me, w.est[k])
 	}
-	w.bmin[b], w.best[b] = mp, me
+	b := g >> (blockShift - groupShift)
+	if w.group.procs[g] == w.block.procs[b] || w.group.est[g] == w.block.est[b] {
+		w.block.stale[b] = true
+	}
+	w.group.procs[g], w.group.est[g] = mp, me
+}
+
+// refreshBlock recomputes block b's bounds from its groups' bounds (a
+// stale group bound is still a lower bound).
+func (w *waitQueue) refreshBlock(b int) {
+	w.block.stale[b] = false
+	const per = blockShift - groupShift
+	lo, hi := b<<per, min((b+1)<<per, len(w.group.procs))
+	mp, me := int32(math.MaxInt32), math.Inf(1)
+	for g := lo; g < hi; g++ {
+		mp, me = min(mp, w.group.procs[g]), min(me, w.group.est[g])
+	}
+	w.block.procs[b], w.block.est[b] = mp, me
 }
 
 // minProcs returns a lower bound of the processors any live entry needs
 // (math.MaxInt32 for an empty queue).
 func (w *waitQueue) minProcs() int {
 	m := int32(math.MaxInt32)
-	for _, b := range w.bmin[w.head>>blockShift:] {
+	for _, b := range w.block.procs[w.head>>blockShift:] {
 		m = min(m, b)
 	}
 	return int(m)
 }
 
-// suffixMinProcs fills *buf with, per block, a lower bound of the
-// processors of every live entry in that block and the blocks after it,
-// and returns it.
+// suffixMinProcs fills *buf with, per group (index i>>groupShift), a lower
+// bound of the processors of every live entry in that group and the groups
+// after it, and returns it.
 func (w *waitQueue) suffixMinProcs(buf *[]int32) []int32 {
-	s := append((*buf)[:0], w.bmin...)
-	for b := len(s) - 2; b >= 0; b-- {
-		s[b] = min(s[b], s[b+1])
+	s := append((*buf)[:0], w.group.procs...)
+	for g := len(s) - 2; g >= 0; g-- {
+		s[g] = min(s[g], s[g+1])
 	}
 	*buf = s
 	return s
@@ -96,21 +137,44 @@ func (w *waitQueue) suffixMinProcs(buf *[]int32) []int32 {
 // next returns the first index ≥ i of a live entry needing at most
 // maxProcs processors, or -1.
 func (w *waitQueue) next(i, maxProcs int) int {
+	return w.nextBackfill(i, maxProcs, maxProcs, math.Inf(-1))
+}
+
+// nextBackfill returns the first index ≥ i of a live entry that needs at
+// most free processors and either at most extra processors or an estimate
+// of at most window (s), or -1. It is EASY's backfill condition folded
+// into the block and group skips.
+func (w *waitQueue) nextBackfill(i, free, extra int, window float64) int {
+	const (
+		gSize, bSize = 1 << groupShift, 1 << blockShift
+		gMask, bMask = gSize - 1, bSize - 1
+	)
 	i = max(i, w.head)
 	n := len(w.slots)
-	mp := int32(min(maxProcs, math.MaxInt32-1))
-	for i < n {
-		if i&(1<<blockShift-1) == 0 {
+	fp, xp := int32(min(free, math.MaxInt32-1)), int32(min(extra, math.MaxInt32-1))
+	// A start inside a block or group is checked against its bounds too.
+	for check := i < n && i&bMask != 0; i < n; check = false {
+		if i&bMask == 0 || check {
 			b := i >> blockShift
-			if w.stale[b] {
-				w.refresh(b)
+			if w.block.stale[b] {
+				w.refreshBlock(b)
 			}
-			if w.bmin[b] > mp {
-				i += 1 << blockShift
+			if p := w.block.procs[b]; p > fp || (p > xp && w.block.est[b] > window) {
+				i = (i | bMask) + 1
 				continue
 			}
 		}
-		if w.procs[i] <= mp {
+		if i&gMask == 0 || check {
+			g := i >> groupShift
+			if w.group.stale[g] {
+				w.refreshGroup(g)
+			}
+			if p := w.group.procs[g]; p > fp || (p > xp && w.group.est[g] > window) {
+				i = (i | gMask) + 1
+				continue
+			}
+		}
+		if p := w.procs[i]; p <= fp && (p <= xp || w.est[i] <= window) {
 			return i
 		}
 		i++
@@ -128,7 +192,7 @@ func (w *waitQueue) last() int32 {
 	return -1
 }
 
-// compact drops tombstones and rebuilds the block minimums.
+// compact drops tombstones and rebuilds the bounds.
 func (w *waitQueue) compact() {
 	k := 0
 	for i, s := range w.slots {
@@ -143,45 +207,12 @@ func (w *waitQueue) compact() {
 }
 
 func (w *waitQueue) rebuild() {
-	w.bmin, w.best, w.stale = w.bmin[:0], w.best[:0], w.stale[:0]
+	w.group.reset()
+	w.block.reset()
 	for i, p := range w.procs {
-		if i&(1<<blockShift-1) == 0 {
-			w.bmin = append(w.bmin, p)
-			w.best = append(w.best, w.est[i])
-			w.stale = append(w.stale, false)
-			continue
-		}
-		b := len(w.bmin) - 1
-		w.bmin[b] = min(w.bmin[b], p)
-		w.best[b] = min(w.best[b], w.est[i])
+		w.group.add(i>>groupShift, p, w.est[i])
+		w.block.add(i>>blockShift, p, w.est[i])
 	}
-}
-
-// nextBackfill returns the first index ≥ i of a live entry that needs at
-// most free processors and either at most extra processors or an estimate
-// of at most window (top-level seconds), or -1. It is next with EASY's
-// backfill condition folded into the block skip.
-func (w *waitQueue) nextBackfill(i, free, extra int, window float64) int {
-	i = max(i, w.head)
-	n := len(w.slots)
-	fp, xp := int32(min(free, math.MaxInt32-1)), int32(min(extra, math.MaxInt32-1))
-	for i < n {
-		if i&(1<<blockShift-1) == 0 {
-			b := i >> blockShift
-			if w.stale[b] {
-				w.refresh(b)
-			}
-			if w.bmin[b] > fp || (w.bmin[b] > xp && w.best[b] > window) {
-				i += 1 << blockShift
-				continue
-			}
-		}
-		if p := w.procs[i]; p <= fp && (p <= xp || w.est[i] <= window) {
-			return i
-		}
-		i++
-	}
-	return -1
 }
 
 // insert puts slot at index i of a compacted queue.
