@@ -173,9 +173,9 @@ type Engine struct {
 	// allFinite: every level's power and the idle power are finite, so
 	// every running entry's power is finite too (shadowTime's fast walk).
 	allFinite bool
-	runs        runList // running (and booting) jobs by estimated end
-	startSeq    uint64
-	limitIdx    int
+	runs      runList // running (and booting) jobs by estimated end
+	startSeq  uint64
+	limitIdx  int
 
 	src      Source
 	next     workloads.Job
