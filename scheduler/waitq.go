@@ -137,7 +137,40 @@ func (w *waitQueue) suffixMinProcs(buf *[]int32) []int32 {
 // next returns the first index ≥ i of a live entry needing at most
 // maxProcs processors, or -1.
 func (w *waitQueue) next(i, maxProcs int) int {
-	return w.nextBackfill(i, maxProcs, maxProcs, math.Inf(-1))
+	const gMask, bMask = 1<<groupShift - 1, 1<<blockShift - 1
+	i = max(i, w.head)
+	n := len(w.slots)
+	mp := int32(min(maxProcs, math.MaxInt32-1))
+	for i < n {
+		if p := w.procs[i]; p <= mp {
+			return i
+		}
+		// Skip the rest of the entry's group or block when their bounds
+		// rule them out; the bounds only count from their first entry on.
+		switch {
+		case i&bMask == 0:
+			b := i >> blockShift
+			if w.block.stale[b] {
+				w.refreshBlock(b)
+			}
+			if w.block.procs[b] > mp {
+				i += bMask + 1
+				continue
+			}
+			fallthrough
+		case i&gMask == 0:
+			g := i >> groupShift
+			if w.group.stale[g] {
+				w.refreshGroup(g)
+			}
+			if w.group.procs[g] > mp {
+				i += gMask + 1
+				continue
+			}
+		}
+		i++
+	}
+	return -1
 }
 
 // nextBackfill returns the first index ≥ i of a live entry that needs at
