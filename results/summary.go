@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -130,7 +131,8 @@ func (s *Summary) Finish() {
 	if s.Makespan > 0 && s.Procs > 0 {
 		s.Util = s.work / (float64(s.Procs) * s.Makespan)
 	}
-	slices.Sort(s.waits)
+	// Selection, not a full sort: the two quantiles need four order
+	// statistics, found in expected linear time.
 	s.MedWait = quantile(s.waits, 0.5)
 	s.P95Wait = quantile(s.waits, 0.95)
 	for _, g := range []*Split{&s.InDR, &s.OutDR} {
@@ -141,8 +143,9 @@ func (s *Summary) Finish() {
 	}
 }
 
-// quantile is the linear-interpolation quantile (numpy's default) of
-// sorted x.
+// quantile is the linear-interpolation quantile (numpy's default) of x,
+// which it reorders: the order statistics it reads are selected in place
+// (nthElement), so later calls with larger q select from the tail only.
 func quantile(x []float64, q float64) float64 {
 	if len(x) == 0 {
 		return 0
@@ -150,10 +153,54 @@ func quantile(x []float64, q float64) float64 {
 	h := q * float64(len(x)-1)
 	lo := math.Floor(h)
 	i := int(lo)
+	v := nthElement(x, i)
 	if i+1 >= len(x) {
-		return x[len(x)-1]
+		return v
 	}
-	return x[i] + (h-lo)*(x[i+1]-x[i])
+	// Everything after position i is ≥ x[i]: the next order statistic is
+	// their minimum.
+	return v + (h-lo)*(slices.Min(x[i+1:])-v)
+}
+
+// nthElement reorders x so that x[k] is the value a sort would put there,
+// no element before it larger and none after it smaller, and returns it.
+// It is quickselect with a median-of-three pivot and a three-way
+// partition (long runs of equal waits are common), falling back to a
+// sort of the remaining range when the ranges shrink too slowly.
+func nthElement(x []float64, k int) float64 {
+	lo, hi := 0, len(x) // x[lo:hi] holds position k
+	for budget := 2 * bits.Len(uint(len(x))); hi-lo > 16; budget-- {
+		if budget == 0 {
+			break
+		}
+		a, b, c := x[lo], x[lo+(hi-lo)/2], x[hi-1]
+		p := max(min(a, b), min(max(a, b), c)) // median of three
+		// Dutch national flag: x[lo:lt] < p, x[lt:i] == p, x[gt:hi] > p.
+		lt, i, gt := lo, lo, hi
+		for i < gt {
+			switch v := x[i]; {
+			case v < p:
+				x[lt], x[i] = v, x[lt]
+				lt++
+				i++
+			case v > p:
+				gt--
+				x[gt], x[i] = v, x[gt]
+			default:
+				i++
+			}
+		}
+		switch {
+		case k < lt:
+			hi = lt
+		case k >= gt:
+			lo = gt
+		default:
+			return p
+		}
+	}
+	slices.Sort(x[lo:hi])
+	return x[k]
 }
 
 // HasPower reports whether the run had a power model.

@@ -30,7 +30,7 @@ type runEntry struct {
 	slot   int32
 }
 
-const runBlock = 64
+const runBlock = 32
 
 func (a *runEntry) cmp(estEnd float64, seq uint64) int {
 	switch {
