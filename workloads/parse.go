@@ -1,6 +1,7 @@
 package workloads
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"math/bits"
@@ -170,6 +171,11 @@ func parseInt(b []byte) (int64, numErr) {
 	if v, ok := parseDigits(b); ok {
 		return v, numOK
 	}
+	// "123." and "123.000" are integers: parse them exactly, not through
+	// a float64 that rounds past 2^53.
+	if dot := bytes.IndexByte(b, '.'); dot > 0 && len(bytes.TrimRight(b[dot+1:], "0")) == 0 {
+		b = b[:dot]
+	}
 	if v, err := strconv.ParseInt(string(b), 10, 64); err == nil {
 		return v, numOK // 19-digit integers
 	} else if isRangeErr(err) {
@@ -197,11 +203,12 @@ var space = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, '\v': true,
 func parseRecord(line []byte, tok *[numFields + 1][2]int32, j *Job) (field int, k numErr, n int) {
 	var ints [numFields + 1]int64
 	var flts [numFields + 1]float64
-	for i, end := 0, len(line); ; n++ {
+	line = line[:len(line):len(line)]
+	for i := 0; ; n++ {
 		// Skip the column padding 8 bytes at a time (SWAR: XOR with spaces
 		// leaves zero bytes for ' '; the lowest non-zero byte is the first
 		// other byte), then any TABs, CRs and the like one byte at a time.
-		for i+8 <= end {
+		for i+8 <= len(line) {
 			x := binary.LittleEndian.Uint64(line[i:]) ^ 0x2020202020202020
 			if x != 0 {
 				i += bits.TrailingZeros64(x) >> 3
@@ -209,36 +216,47 @@ func parseRecord(line []byte, tok *[numFields + 1][2]int32, j *Job) (field int, 
 			}
 			i += 8
 		}
-		for i < end && space[line[i]] {
+		for i < len(line) && space[line[i]] {
 			i++
 		}
-		if i >= end {
+		if i >= len(line) {
 			break
 		}
 		start := i
-		neg := line[i] == '-'
-		if neg || line[i] == '+' {
+		c := line[i]
+		neg := c == '-'
+		if neg || c == '+' {
 			i++
 		}
+		// Digits, then an optional '.' and more digits, in two tight
+		// loops; m overflows past 19 digits, which nd rules out below.
 		var m uint64
-		nd, frac := 0, -1 // digits; digits after the '.', -1 without a '.'
-		for ; i < end; i++ {
-			c := line[i]
-			if d := c - '0'; d <= 9 {
-				m = m*10 + uint64(d)
-				nd++
-				if frac >= 0 {
-					frac++
-				}
-				continue
-			}
-			if c != '.' || frac >= 0 {
+		d0 := i
+		for i < len(line) {
+			d := line[i] - '0'
+			if d > 9 {
 				break
 			}
-			frac = 0
+			m = m*10 + uint64(d)
+			i++
 		}
-		simple := i == end || space[line[i]]
-		for i < end && !space[line[i]] {
+		nd, frac := i-d0, -1 // digits; digits after the '.', -1 without a '.'
+		if i < len(line) && line[i] == '.' {
+			i++
+			f0 := i
+			for i < len(line) {
+				d := line[i] - '0'
+				if d > 9 {
+					break
+				}
+				m = m*10 + uint64(d)
+				i++
+			}
+			frac = i - f0
+			nd += frac
+		}
+		simple := i == len(line) || space[line[i]]
+		for i < len(line) && !space[line[i]] {
 			i++
 		}
 		if n > numFields {

@@ -175,3 +175,69 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseRecord: the single-pass line parser agrees with splitting the
+// line on SWF whitespace and parsing each field with parseInt/parseFloat:
+// the same token count, the same first bad field and kind, and the same
+// job, bit for bit.
+func FuzzParseRecord(f *testing.F) {
+	addSWFSeeds(f, func(b []byte) {
+		for _, line := range bytes.Split(b, []byte("\n")) {
+			f.Add(line)
+		}
+	})
+	for _, s := range []string{
+		"1 2.5 -0.125 +7 3 0.000000000000001 123456789012345678 4 1e2 -1 1 1 1 1 1 1 -1 -1",
+		"1 1234567890123456.5 0 12.345678901234567 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1",
+		"1 0 0 5 1. -1 -1 .5 -1 -1 1 1 1 1 1 1 -1 -1",
+		"1 0 0 5 2.0 -1 -1 2.50 -1 -1 1 1 1 1 1 1 -1 -1 extra",
+		"9223372036854775807 0 0 5 2 -1 -1 2 -1 -1 1 1 1 1 1 1 -1 99999999999999999999",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var tok [numFields + 1][2]int32
+		var got Job
+		field, k, n := parseRecord(line, &tok, &got)
+
+		// Separator bytes are ASCII, never part of a multi-byte sequence.
+		toks := bytes.FieldsFunc(line, func(r rune) bool { return r < 256 && space[r] })
+		var ints [numFields + 1]int64
+		var flts [numFields + 1]float64
+		wfield, wk := 0, numOK
+		for i, tk := range toks[:min(len(toks), numFields)] {
+			fi := i + 1
+			var kf numErr
+			if intField[fi] {
+				ints[fi], kf = parseInt(tk)
+				flts[fi] = float64(ints[fi])
+			} else {
+				flts[fi], kf = parseFloat(tk)
+			}
+			if kf != numOK && wk == numOK {
+				wfield, wk = fi, kf
+			}
+		}
+		if n != len(toks) {
+			t.Fatalf("%q: %d tokens, want %d", line, n, len(toks))
+		}
+		if n != numFields {
+			return
+		}
+		if field != wfield || k != wk {
+			t.Fatalf("%q: bad field %d kind %v, want field %d kind %v", line, field, k, wfield, wk)
+		}
+		if k != numOK {
+			return
+		}
+		want := Job{
+			ID: ints[1], Submit: flts[2], Wait: flts[3], Run: flts[4], AllocProcs: ints[5],
+			AvgCPU: flts[6], UsedMem: flts[7], ReqProcs: ints[8], ReqTime: flts[9],
+			ReqMem: flts[10], Status: ints[11], User: ints[12], Group: ints[13], Exe: ints[14],
+			Queue: ints[15], Partition: ints[16], Preceding: ints[17], Think: flts[18],
+		}
+		if got != want {
+			t.Fatalf("%q:\n got %+v\nwant %+v", line, got, want)
+		}
+	})
+}
