@@ -21,6 +21,7 @@ FUZZPARALLEL=${FUZZPARALLEL:-1}
 TARGETS="
 ./workloads FuzzReader
 ./workloads FuzzLoad
+./workloads FuzzParseRecord
 ./contracts FuzzPricesCSV
 ./contracts FuzzPricesPJM
 ./contracts FuzzPricesEPF
