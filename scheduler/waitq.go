@@ -41,6 +41,14 @@ func (b *bounds) add(k int, procs int32, est float64) {
 
 func (b *bounds) reset() { b.procs, b.est, b.stale = b.procs[:0], b.est[:0], b.stale[:0] }
 
+// rulesOut reports whether range k holds no entry with at most fp
+// processors and either at most xp processors or an estimate of at most
+// window.
+func (b *bounds) rulesOut(k int, fp, xp int32, window float64) bool {
+	p := b.procs[k]
+	return p > fp || (p > xp && b.est[k] > window)
+}
+
 const (
 	groupShift = 4 // 16 entries per group
 	blockShift = 8 // 256 entries per block
@@ -192,7 +200,7 @@ func (w *waitQueue) nextBackfill(i, free, extra int, window float64) int {
 			if w.block.stale[b] {
 				w.refreshBlock(b)
 			}
-			if p := w.block.procs[b]; p > fp || (p > xp && w.block.est[b] > window) {
+			if w.block.rulesOut(b, fp, xp, window) {
 				i = (i | bMask) + 1
 				continue
 			}
@@ -202,7 +210,7 @@ func (w *waitQueue) nextBackfill(i, free, extra int, window float64) int {
 			if w.group.stale[g] {
 				w.refreshGroup(g)
 			}
-			if p := w.group.procs[g]; p > fp || (p > xp && w.group.est[g] > window) {
+			if w.group.rulesOut(g, fp, xp, window) {
 				i = (i | gMask) + 1
 				continue
 			}

@@ -194,6 +194,20 @@ func parseInt(b []byte) (int64, numErr) {
 // space marks the bytes that separate SWF fields.
 var space = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, '\v': true, '\f': true}
 
+// scanDigits reads the decimal digits of line from i on into m (m·10 +
+// digit each) and returns the index after them.
+func scanDigits(line []byte, i int, m uint64) (int, uint64) {
+	for i < len(line) {
+		d := line[i] - '0'
+		if d > 9 {
+			break
+		}
+		m = m*10 + uint64(d)
+		i++
+	}
+	return i, m
+}
+
 // parseRecord parses one job line (already known not to be blank or a
 // comment) into j in a single pass: each token is split and, when it is a
 // plain integer or a short decimal, converted on the way. Other spellings
@@ -230,28 +244,13 @@ func parseRecord(line []byte, tok *[numFields + 1][2]int32, j *Job) (field int, 
 		}
 		// Digits, then an optional '.' and more digits, in two tight
 		// loops; m overflows past 19 digits, which nd rules out below.
-		var m uint64
 		d0 := i
-		for i < len(line) {
-			d := line[i] - '0'
-			if d > 9 {
-				break
-			}
-			m = m*10 + uint64(d)
-			i++
-		}
+		var m uint64
+		i, m = scanDigits(line, i, 0)
 		nd, frac := i-d0, -1 // digits; digits after the '.', -1 without a '.'
 		if i < len(line) && line[i] == '.' {
-			i++
-			f0 := i
-			for i < len(line) {
-				d := line[i] - '0'
-				if d > 9 {
-					break
-				}
-				m = m*10 + uint64(d)
-				i++
-			}
+			f0 := i + 1
+			i, m = scanDigits(line, f0, m)
 			frac = i - f0
 			nd += frac
 		}
