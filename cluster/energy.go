@@ -126,8 +126,12 @@ func (m *Meter) Observe() {
 	}
 }
 
-// Energy returns the total energy so far (J).
+// Energy returns the total energy so far (J), as the sum of its parts.
 func (m *Meter) Energy() float64 { return m.BusyJ + m.IdleJ + m.OffJ + m.TransJ }
+
+// TotalJ returns ∫P dt so far (J), integrated from the total power rather
+// than summed from the parts: the two must agree (an invariant check).
+func (m *Meter) TotalJ() float64 { return m.sumPdt }
 
 // MeanStd returns the time-weighted mean and standard deviation of power
 // over everything integrated so far.

@@ -195,6 +195,13 @@ type Engine struct {
 	checkFCFS bool
 	checkRes  bool
 	np        *nodePower // nil without power saving (Config.SuspendAfter 0)
+
+	// With Check (check.go): the ownership map every allocation goes
+	// through, Σ of the jobs' own energies, and whether a test forced the
+	// checks on.
+	checked     *checkedAlloc
+	jobJ        float64
+	forcedCheck bool
 }
 
 // New validates cfg and builds an engine.
@@ -203,6 +210,9 @@ func New(cfg Config) (*Engine, error) {
 		return nil, fmt.Errorf("scheduler: machine has %d processors; need at least 1", cfg.Procs)
 	}
 	e := &Engine{cfg: cfg}
+	if !cfg.Check && testChecks.Load() {
+		e.cfg.Check, e.forcedCheck = true, true
+	}
 	var err error
 	if e.policy, err = Policies.New(defaultStr(cfg.Policy, "easy")); err != nil {
 		return nil, err
@@ -214,6 +224,10 @@ func New(cfg Config) (*Engine, error) {
 		cluster.PlacementConfig{Procs: cfg.Procs, ProcsPerNode: cfg.ProcsPerNode, Seed: cfg.Seed, Topology: cfg.Topology})
 	if err != nil {
 		return nil, err
+	}
+	if e.cfg.Check {
+		e.checked = newCheckedAlloc(e, e.alloc)
+		e.alloc = e.checked
 	}
 	if err := e.initNodePower(); err != nil {
 		return nil, err
@@ -258,8 +272,8 @@ func New(cfg Config) (*Engine, error) {
 		}
 	}
 	e.changed = true
-	e.checkFCFS = cfg.Check && e.policy.Name() == "fcfs"
-	e.checkRes = cfg.Check && e.policy.Name() == "easy" && e.order.Name() == "submit" && len(cfg.Limits) == 0 && cfg.Overrun == OverrunKill &&
+	e.checkFCFS = e.cfg.Check && e.policy.Name() == "fcfs"
+	e.checkRes = e.cfg.Check && e.policy.Name() == "easy" && e.order.Name() == "submit" && len(cfg.Limits) == 0 && cfg.Overrun == OverrunKill &&
 		cfg.Network == nil // a network multiplier is known only at placement, so backfill can delay a reservation
 	e.view.e = e
 	return e, nil
@@ -325,7 +339,7 @@ func (e *Engine) Run(ctx context.Context, src Source) error {
 	if e.cfg.Check {
 		e.finalChecks()
 	}
-	return nil
+	return e.strictErr()
 }
 
 // nextTime returns the time of the next live event or submit, dropping

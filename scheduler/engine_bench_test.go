@@ -16,6 +16,7 @@ var sinkStats Stats
 // the performance governor, no outputs. It reports ns and allocations per
 // job: the hot path allocates only while slices grow to their peak size.
 func BenchmarkEngine(b *testing.B) {
+	defer WithoutTestChecks()() // time the engine users run
 	tr, err := workloads.Lublin(workloads.LublinConfig{Jobs: 20000, RateFactor: workloads.DefaultRate})
 	if err != nil {
 		b.Fatal(err)
@@ -43,6 +44,7 @@ func BenchmarkEngine(b *testing.B) {
 // without a power model: the difference is the cost of energy accounting
 // (per-job energy integration, the cluster meter, level lookups).
 func BenchmarkEnergyAccounting(b *testing.B) {
+	defer WithoutTestChecks()() // time the engine users run
 	tr, err := workloads.LoadFile(sharedtest.Path(b, "traces/HPC2N-2002-2.2-cln.swf.gz"), workloads.Options{})
 	if err != nil {
 		b.Fatal(err)

@@ -215,6 +215,12 @@ func (e *Engine) sync(j *job) {
 func (e *Engine) finish(slot int32) error {
 	j := &e.jobs[slot]
 	e.sync(j)
+	if e.cfg.Check {
+		if j.state != stRunning {
+			e.violate("job %d ended while not running (state %d)", j.id, j.state)
+		}
+		e.jobJ += j.energy + j.wasted
+	}
 	e.meter.Change(-j.power, -j.procs)
 	e.alloc.Release(j.alloc)
 	e.removeRunning(slot)
@@ -346,13 +352,4 @@ func (e *Engine) observePower() error {
 	}
 	e.lastPow = cur
 	return e.cfg.Power.Power(e.now, cur[0], cur[1], busy, e.runs.Len())
-}
-
-func (e *Engine) finalChecks() {
-	if n := e.runs.Len() + e.wq.Len(); n != 0 {
-		e.violate("%d jobs never finished", n)
-	}
-	if e.stats.Finished != e.stats.Submitted {
-		e.violate("%d jobs submitted but %d finished", e.stats.Submitted, e.stats.Finished)
-	}
 }

@@ -173,6 +173,7 @@ func TestNodePowerStates(t *testing.T) {
 // of 4) under EASY with and without power saving; allocations per run
 // stay O(1) in the number of jobs (slab, heap and list growth only).
 func BenchmarkNodePower(b *testing.B) {
+	defer WithoutTestChecks()() // time the engine users run
 	rng := rand.New(rand.NewPCG(3, 0))
 	jobs := make([]workloads.Job, 20000)
 	t := 0.0

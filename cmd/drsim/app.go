@@ -6,8 +6,8 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// stopProfile ends the --cpuprofile profile (see profile.go).
-var stopProfile = func() {}
+// stopProfile ends the --cpuprofile and --memprofile profiles (see profile.go).
+var stopProfile = func() error { return nil }
 
 // newApp builds the command-line application. main and the golden tests use
 // the same constructor, so tests see exactly what users see.
@@ -18,7 +18,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Writer:         stdout,
 		ErrWriter:      stderr,
 		ExitErrHandler: func(*cli.Context, error) {}, // main prints and picks the exit code
-		Flags:          []cli.Flag{cpuProfileFlag},
+		Flags:          []cli.Flag{cpuProfileFlag, memProfileFlag},
 		Before: func(c *cli.Context) error {
 			stop, err := startProfile(c)
 			if err != nil {
@@ -28,8 +28,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			return nil
 		},
 		After: func(*cli.Context) error {
-			stopProfile()
-			return nil
+			return stopProfile()
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usageErr(err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime/pprof"
@@ -12,23 +13,53 @@ import (
 // `go tool pprof`; it is how drsim's speed figures were investigated.
 var cpuProfileFlag = &cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the command to `FILE` (go tool pprof)"}
 
-// startProfile starts the CPU profile the flag asks for and returns the
-// function that stops it.
-func startProfile(c *cli.Context) (stop func(), err error) {
-	path := c.String(cpuProfileFlag.Name)
-	if path == "" {
-		return func() {}, nil
+// memProfileFlag writes the Go allocation profile when the command ends:
+// `go tool pprof -sample_index=alloc_space` shows where memory was
+// allocated, inuse_space what was still live at the end.
+var memProfileFlag = &cli.StringFlag{Name: "memprofile", Usage: "write an allocation profile of the command to `FILE` when it ends (go tool pprof)"}
+
+// startProfile starts the profiles the flags ask for and returns the
+// function that stops them (and writes the allocation profile). Both files
+// are created before the command runs, so a bad path fails at once.
+func startProfile(c *cli.Context) (stop func() error, err error) {
+	var cpu, mem *os.File
+	closeAll := func() {
+		for _, f := range []*os.File{cpu, mem} {
+			if f != nil {
+				f.Close()
+			}
+		}
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	if path := c.String(cpuProfileFlag.Name); path != "" {
+		if cpu, err = os.Create(path); err != nil {
+			return nil, fmt.Errorf("--cpuprofile: %w", err)
+		}
+		if err := pprof.StartCPUProfile(cpu); err != nil {
+			closeAll()
+			return nil, fmt.Errorf("--cpuprofile %s: %w", path, err)
+		}
 	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("--cpuprofile %s: %w", path, err)
+	if path := c.String(memProfileFlag.Name); path != "" {
+		if mem, err = os.Create(path); err != nil {
+			if cpu != nil {
+				pprof.StopCPUProfile()
+			}
+			closeAll()
+			return nil, fmt.Errorf("--memprofile: %w", err)
+		}
 	}
-	return func() {
-		pprof.StopCPUProfile()
-		f.Close()
+	return func() error {
+		var errs []error
+		if cpu != nil {
+			pprof.StopCPUProfile()
+			errs = append(errs, cpu.Close())
+		}
+		if mem != nil {
+			if err := pprof.Lookup("allocs").WriteTo(mem, 0); err != nil {
+				errs = append(errs, fmt.Errorf("--memprofile %s: %w", mem.Name(), err))
+			}
+			errs = append(errs, mem.Close())
+		}
+		return errors.Join(errs...)
 	}, nil
 }

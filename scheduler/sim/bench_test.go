@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"drsim/scheduler"
 	"os"
 	"path/filepath"
 	"testing"
@@ -15,6 +16,7 @@ import (
 //
 //	DRSIM_SHARED=../shared go test -run ^$ -bench Replay ./scheduler/sim
 func BenchmarkReplay(b *testing.B) {
+	defer scheduler.WithoutTestChecks()() // time the engine users run
 	for _, tc := range []struct{ trace, policy string }{
 		{"RICC-2010-2.swf.gz", "easy"},
 		{"HPC2N-2002-2.2-cln.swf.gz", "easy"},
@@ -55,6 +57,7 @@ func BenchmarkReplay(b *testing.B) {
 //
 //	DRSIM_SHARED=../shared go test -run ^$ -bench EngineOnly -count 5 ./scheduler/sim
 func BenchmarkEngineOnly(b *testing.B) {
+	defer scheduler.WithoutTestChecks()() // time the engine users run
 	for _, tc := range []struct{ trace, policy string }{
 		{"RICC-2010-2.swf.gz", "easy"},
 		{"HPC2N-2002-2.2-cln.swf.gz", "easy"},

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"drsim/scheduler"
 	"testing"
 
 	"drsim/internal/sharedtest"
@@ -14,6 +15,7 @@ import (
 //
 //	DRSIM_SHARED=/work/shared go test -run ^$ -bench BenchmarkDR ./scheduler/sim
 func BenchmarkDR(b *testing.B) {
+	defer scheduler.WithoutTestChecks()() // time the engine users run
 	path := sharedtest.Path(b, "traces/HPC2N-2002-2.2-cln.swf.gz")
 	tr, err := Load(Spec{Trace: path})
 	if err != nil {

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"drsim/scheduler"
 	"io"
 	"os"
 	"path/filepath"
@@ -36,6 +37,7 @@ var netBenchCases = []struct {
 //
 //	DRSIM_SHARED=/work/shared go test -run ^$ -bench NetworkReplay ./scheduler/sim
 func BenchmarkNetworkReplay(b *testing.B) {
+	defer scheduler.WithoutTestChecks()() // time the engine users run
 	path := sharedtest.Path(b, "traces/HPC2N-2002-2.2-cln.swf.gz")
 	tr, err := Load(Spec{Trace: path})
 	if err != nil {

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"context"
+	"drsim/scheduler"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -14,6 +15,7 @@ import (
 // loaded once per Run, so each iteration pays for its 4 workloads as a real
 // sweep would.
 func BenchmarkSweep(b *testing.B) {
+	defer scheduler.WithoutTestChecks()() // time the engine users run
 	cfg, err := ParseConfig("bench.toml", []byte("jobs = 20000\npolicy = [\"easy\", \"conservative\"]\nseed = [1, 2, 3, 4]\n"))
 	if err != nil {
 		b.Fatal(err)
