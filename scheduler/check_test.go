@@ -97,3 +97,26 @@ func TestFinalEnergyCheck(t *testing.T) {
 		t.Fatalf("perturbed balance: %v", st.Violations)
 	}
 }
+
+// Jobs a hand-built source gives that cannot run are dropped with their
+// reason, and every other job ends exactly once (the final checks).
+func TestDropReasons(t *testing.T) {
+	jobs := []workloads.Job{
+		{ID: 1, Submit: 0, Run: 10, Procs: 0},
+		{ID: 2, Submit: 1, Run: 10, Procs: 9},
+		{ID: 3, Submit: 2, Run: 0, Procs: 1},
+		{ID: 4, Submit: 3, Run: 10, Procs: 1},
+		{ID: 5, Submit: 4, Run: 10, Procs: 8},
+	}
+	e, err := New(Config{Procs: 8, Policy: "easy", Check: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Run(context.Background(), &SliceSource{Jobs: jobs}); err != nil {
+		t.Fatal(err)
+	}
+	st := e.Stats()
+	if st.Dropped != 3 || st.DroppedBy != [3]int{1, 1, 1} || st.Finished != 2 || st.NViolations != 0 {
+		t.Fatalf("dropped %d %v, finished %d, violations %v", st.Dropped, st.DroppedBy, st.Finished, st.Violations)
+	}
+}

@@ -101,8 +101,9 @@ type Config struct {
 // Stats are the engine's own counters.
 type Stats struct {
 	Submitted, Finished, Dropped, Events, Passes, Evictions int
-	Boots, Suspends                                         int      // node power states (nodepower.go)
-	Violations                                              []string // first few invariant violations (with Check)
+	DroppedBy                                               [nDropReasons]int // Dropped by reason (DropReason)
+	Boots, Suspends                                         int               // node power states (nodepower.go)
+	Violations                                              []string          // first few invariant violations (with Check)
 	NViolations                                             int
 }
 

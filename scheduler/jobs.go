@@ -9,11 +9,33 @@ import (
 	"drsim/workloads"
 )
 
+// DropReasons name why the engine dropped a source job (Stats.DroppedBy).
+var DropReasons = [nDropReasons]string{"no processors", "larger than the machine", "no run time"}
+
+const nDropReasons = 3
+
+// dropReason returns the index in DropReasons of why w cannot run on a
+// machine of procs processors, or -1 if it can.
+func dropReason(w *workloads.Job, procs int) int {
+	switch {
+	case w.Procs <= 0:
+		return 0
+	case int(w.Procs) > procs:
+		return 1
+	case w.Run <= 0:
+		return 2
+	}
+	return -1
+}
+
 // submit admits a source job into the wait queue.
 func (e *Engine) submit(w *workloads.Job) {
 	seq := int64(e.stats.Submitted + e.stats.Dropped)
-	if w.Procs <= 0 || int(w.Procs) > e.cfg.Procs || w.Run <= 0 {
-		e.stats.Dropped++ // the reader drops these already; this guards hand-built sources
+	// The trace readers drop these already, with their reasons in the read
+	// report; this guards hand-built sources.
+	if r := dropReason(w, e.cfg.Procs); r >= 0 {
+		e.stats.Dropped++
+		e.stats.DroppedBy[r]++
 		return
 	}
 	e.stats.Submitted++

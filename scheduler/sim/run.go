@@ -206,7 +206,6 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 			why = append(why, fmt.Sprintf("%s: %d", a.Reason, a.Count))
 		}
 	}
-	sum.DropWhy = strings.Join(why, ", ")
 	sum.Finish()
 	fillEnergy(sum, eng)
 	if g, ok := cfg.Governor.(interface{ LevelStats() scheduler.LevelStats }); ok {
@@ -215,6 +214,12 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 	}
 	st := *eng.Stats()
 	sum.Dropped += st.Dropped
+	for i, n := range st.DroppedBy {
+		if n > 0 {
+			why = append(why, fmt.Sprintf("%s (engine): %d", scheduler.DropReasons[i], n))
+		}
+	}
+	sum.DropWhy = strings.Join(why, ", ")
 	return &Result{Spec: d, Summary: sum, Stats: st, Limits: limits, Apps: pw.names, PeakW: pw.peakW(procs),
 		Tables: pw.tables, AppOf: pw.appOf, WindowExcessW: win.result(sum.LastEnd)}, nil
 }
