@@ -195,7 +195,18 @@ func fitExp(x, y []float64) ([]float64, error) {
 	if bad(p[0]) || bad(p[1]) || bad(p[2]) {
 		return nil, fmt.Errorf("powercap: exponential fit diverged")
 	}
-	return []float64{p[0] * math.Exp(-p[1]*c/s), p[1] / s, p[2]}, nil
+	coef := []float64{p[0] * math.Exp(-p[1]*c/s), p[1] / s, p[2]}
+	// A curve that is a near-step in x (a steep b over large x) fits in z
+	// but overflows or underflows as a·exp(b·x): refuse it rather than
+	// write a model that predicts ±Inf at its own data.
+	scale := slices.Max(y) - slices.Min(y) + math.Abs(mean(y))
+	for i := range x {
+		want, got := p[0]*math.Exp(p[1]*z[i])+p[2], Exp.eval(coef, x[i])
+		if bad(got) || math.Abs(got-want) > 1e-6*scale {
+			return nil, fmt.Errorf("powercap: exponential fit too steep to write as a·exp(b·x)+c (b·x = %.4g at x = %v)", coef[1]*x[i], x[i])
+		}
+	}
+	return coef, nil
 }
 
 // expStart is the linearised fit: for G on a grid below min(y) (decaying or
