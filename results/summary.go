@@ -64,7 +64,7 @@ type Summary struct {
 	ApproxSolves int     `json:"level_problems_over_budget,omitempty"`
 	MaxGapPct    float64 `json:"level_problem_max_gap_pct,omitempty"`
 
-	waits   []float64
+	waits   waitSet // waits.go: exact quantiles in bounded memory
 	sumWait float64
 	sumBSld float64
 	sumTurn float64
@@ -93,7 +93,9 @@ func (s *Summary) Record(r *Record) error {
 		s.Killed++
 	}
 	w := r.Wait()
-	s.waits = append(s.waits, w)
+	if err := s.waits.add(w); err != nil {
+		return err
+	}
 	s.sumWait += w
 	s.sumBSld += r.BoundedSlowdown()
 	s.sumTurn += r.Turnaround()
@@ -120,10 +122,10 @@ func (s *Summary) Record(r *Record) error {
 }
 
 // Finish computes the derived figures. Call it once, after the last Record.
-func (s *Summary) Finish() {
+func (s *Summary) Finish() error {
 	if s.Jobs == 0 {
 		s.FirstSub = 0
-		return
+		return nil
 	}
 	n := float64(s.Jobs)
 	s.MeanWait, s.MeanBSld, s.MeanTurn = s.sumWait/n, s.sumBSld/n, s.sumTurn/n
@@ -133,14 +135,18 @@ func (s *Summary) Finish() {
 	}
 	// Selection, not a full sort: the two quantiles need four order
 	// statistics, found in expected linear time.
-	s.MedWait = quantile(s.waits, 0.5)
-	s.P95Wait = quantile(s.waits, 0.95)
+	q, err := s.waits.quantiles(0.5, 0.95)
+	if err != nil {
+		return err
+	}
+	s.MedWait, s.P95Wait = q[0], q[1]
 	for _, g := range []*Split{&s.InDR, &s.OutDR} {
 		if g.Jobs > 0 {
 			k := float64(g.Jobs)
 			g.MeanWait, g.MeanTurn, g.MeanBSld = g.MeanWait/k, g.MeanTurn/k, g.MeanBSld/k
 		}
 	}
+	return nil
 }
 
 // quantile is the linear-interpolation quantile (numpy's default) of x,

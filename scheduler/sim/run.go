@@ -206,7 +206,9 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 			why = append(why, fmt.Sprintf("%s: %d", a.Reason, a.Count))
 		}
 	}
-	sum.Finish()
+	if err := sum.Finish(); err != nil {
+		return nil, err
+	}
 	fillEnergy(sum, eng)
 	if g, ok := cfg.Governor.(interface{ LevelStats() scheduler.LevelStats }); ok {
 		ls := g.LevelStats()
