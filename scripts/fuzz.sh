@@ -37,6 +37,7 @@ TARGETS="
 ./scheduler/sim FuzzDecodeEvents
 ./netmodel FuzzLoadTopology
 ./scheduler/sweep FuzzParseConfig
+./scheduler/sweep FuzzReadManifest
 "
 
 failed=()
