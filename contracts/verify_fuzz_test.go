@@ -5,6 +5,9 @@ import (
 	"encoding/binary"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -68,6 +71,9 @@ func FuzzVerify(f *testing.F) {
 	f.Add(uint64(3), uint8(6), 1e-3, 100.0, false, []byte(nil))
 	f.Add(uint64(4), uint8(2), -1.0, 1.0, false, []byte(nil))
 	f.Add(uint64(5), uint8(2), 1.0, 1.0, false, bytes.Repeat([]byte{0xff}, 48))
+	for _, c := range badCorpusMenus(f) {
+		f.Add(uint64(6), uint8(len(c.theta)-1), c.c0, 1.0, false, c.raw)
+	}
 	f.Fuzz(func(t *testing.T, seed uint64, n8 uint8, c0, scale float64, cubic bool, raw []byte) {
 		n := 1 + int(n8%8)
 		cost := fuzzCost(t, c0, cubic)
@@ -82,6 +88,66 @@ func FuzzVerify(f *testing.F) {
 		}
 		checkReport(t, rep, menu, theta, cost)
 	})
+}
+
+// corpusMenu is a `drsim contract verify` case of testdata/bad as a
+// FuzzVerify input: θ, c0, and the menu in randomMenu's raw layout.
+type corpusMenu struct {
+	theta []float64
+	c0    float64
+	raw   []byte
+}
+
+// badCorpusMenus reads the --types, --c0 and --menu flags of the contract
+// verify cases in testdata/bad (the worked example, broken menus, bad θ and
+// c0) to seed FuzzVerify.
+func badCorpusMenus(f *testing.F) []corpusMenu {
+	files, _ := filepath.Glob("../testdata/bad/contract-*/args")
+	var out []corpusMenu
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil || !bytes.Contains(b, []byte("contract verify")) {
+			continue
+		}
+		var c corpusMenu
+		var menu [][2]float64
+		args := strings.Fields(string(b))
+		for i := 0; i+1 < len(args); i++ {
+			switch v := args[i+1]; args[i] {
+			case "--types":
+				for _, s := range strings.Split(v, ",") {
+					x, _ := strconv.ParseFloat(s, 64)
+					c.theta = append(c.theta, x)
+				}
+			case "--c0":
+				c.c0, _ = strconv.ParseFloat(v, 64)
+			case "--menu":
+				for _, s := range strings.Split(v, ",") {
+					r, dt, _ := strings.Cut(s, ":")
+					x, _ := strconv.ParseFloat(r, 64)
+					y, _ := strconv.ParseFloat(dt, 64)
+					menu = append(menu, [2]float64{x, y})
+				}
+			}
+		}
+		if len(c.theta) == 0 {
+			f.Fatalf("%s: no --types", p)
+		}
+		for i, th := range c.theta {
+			var rd [2]float64
+			if i < len(menu) {
+				rd = menu[i]
+			}
+			for _, v := range []float64{th, rd[0], rd[1]} {
+				c.raw = binary.LittleEndian.AppendUint64(c.raw, math.Float64bits(v))
+			}
+		}
+		out = append(out, c)
+	}
+	if len(out) < 5 {
+		f.Fatalf("found %d contract verify cases in testdata/bad; want the corpus's", len(out))
+	}
+	return out
 }
 
 func checkReport(t *testing.T, rep *Report, menu []Bundle, theta []float64, cost Cost) {
