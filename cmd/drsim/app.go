@@ -6,12 +6,10 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// stopProfile ends the --cpuprofile and --memprofile profiles (see profile.go).
-var stopProfile = func() error { return nil }
-
 // newApp builds the command-line application. main and the golden tests use
 // the same constructor, so tests see exactly what users see.
 func newApp(stdout, stderr io.Writer) *cli.App {
+	var stopProfile func() error // ends --cpuprofile and --memprofile (profile.go)
 	app := &cli.App{
 		Name:           "drsim",
 		Usage:          "batch-scheduler and energy demand-response simulator for HPC centres",
@@ -28,7 +26,12 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			return nil
 		},
 		After: func(*cli.Context) error {
-			return stopProfile()
+			if stopProfile == nil { // no profile, or Before failed
+				return nil
+			}
+			stop := stopProfile
+			stopProfile = nil
+			return stop()
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usageErr(err)

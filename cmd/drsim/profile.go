@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"runtime/pprof"
 
@@ -31,8 +32,8 @@ func startProfile(c *cli.Context) (stop func() error, err error) {
 		}
 	}
 	if path := c.String(cpuProfileFlag.Name); path != "" {
-		if cpu, err = os.Create(path); err != nil {
-			return nil, fmt.Errorf("--cpuprofile: %w", err)
+		if cpu, err = createNew(path, "--cpuprofile"); err != nil {
+			return nil, err
 		}
 		if err := pprof.StartCPUProfile(cpu); err != nil {
 			closeAll()
@@ -40,12 +41,12 @@ func startProfile(c *cli.Context) (stop func() error, err error) {
 		}
 	}
 	if path := c.String(memProfileFlag.Name); path != "" {
-		if mem, err = os.Create(path); err != nil {
+		if mem, err = createNew(path, "--memprofile"); err != nil {
 			if cpu != nil {
 				pprof.StopCPUProfile()
 			}
 			closeAll()
-			return nil, fmt.Errorf("--memprofile: %w", err)
+			return nil, err
 		}
 	}
 	return func() error {
@@ -62,4 +63,17 @@ func startProfile(c *cli.Context) (stop func() error, err error) {
 		}
 		return errors.Join(errs...)
 	}, nil
+}
+
+// createNew creates path for a profile; an existing file is the user's and
+// is not overwritten (a usage error, exit 2).
+func createNew(path, flag string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil, usagef("%s: %s already exists; remove it or choose another name", flag, path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	return f, nil
 }

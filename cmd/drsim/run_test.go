@@ -122,4 +122,21 @@ func TestCPUProfileFlag(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "--cpuprofile") {
 		t.Fatalf("unwritable profile path: err = %v", err)
 	}
+	// An existing file is the user's: refused (exit 2), left as it was.
+	err = newApp(io.Discard, io.Discard).Run([]string{"drsim", "--cpuprofile", path, "run", "--jobs", "10"})
+	if after, _ := os.ReadFile(path); err == nil || exitCode(err) != exitInput || !bytes.Equal(after, b) {
+		t.Fatalf("existing profile file: err = %v (exit %d), file changed %v", err, exitCode(err), !bytes.Equal(after, b))
+	}
+}
+
+// --memprofile writes an allocation profile when the command ends.
+func TestMemProfileFlag(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mem.prof")
+	if err := newApp(io.Discard, io.Discard).Run([]string{"drsim", "--memprofile", path, "run", "--jobs", "300"}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Fatalf("profile %s: %d bytes, err %v; want a gzip-compressed pprof profile", path, len(b), err)
+	}
 }
