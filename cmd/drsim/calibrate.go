@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"drsim/powercap"
+	"drsim/results"
 )
 
 var calibrateCommand = &cli.Command{
@@ -19,7 +20,8 @@ var calibrateCommand = &cli.Command{
 	Description: "Formats: generic (CSV app,x,power_w,runtime_s[,nodes][,energy_j]), pcm-capsweep (directory of\n" +
 		"<app>/pcm_<app>_<cap>.csv), ecp-cap (<app>_cap_cpu.csv / _cap_dual.csv) and iconoclast (miniMD data.csv).\n" +
 		"--x freq fits cubic p(f) and quadratic t(f); --x cap fits cubic p(P) and t(P) = a·exp(b·P) + c.\n" +
-		"Model files <out>/<app>.json are merged with an existing file's other knob.",
+		"Model files <out>/<app>.json are merged with an existing file's other knob; replacing a knob's model\n" +
+		"or a plot that exists needs --force.",
 	Flags: []cli.Flag{
 		&cli.StringFlag{Name: "input", Usage: "measurement file or directory", Required: true},
 		&cli.StringFlag{Name: "format", Usage: "generic, pcm-capsweep, ecp-cap or iconoclast", Value: "generic"},
@@ -27,6 +29,7 @@ var calibrateCommand = &cli.Command{
 		&cli.StringFlag{Name: "out", Usage: "directory for model files (default: print the report only)"},
 		&cli.BoolFlag{Name: "plot", Usage: "also write <out>/<app>-<x>-{power,runtime}.<plot-format>"},
 		&cli.StringFlag{Name: "plot-format", Usage: "svg or png", Value: "svg"},
+		&cli.BoolFlag{Name: "force", Usage: "replace this knob's models and plots in existing --out files"},
 	},
 	Action: func(c *cli.Context) error {
 		if err := noArgs(c); err != nil {
@@ -55,6 +58,9 @@ var calibrateCommand = &cli.Command{
 		if c.Bool("plot") && c.String("out") == "" {
 			return usagef("calibrate: --plot needs --out DIR")
 		}
+		if err := checkCalibrationOut(c, cals); err != nil {
+			return err
+		}
 		for i := range cals {
 			if err := writeCalibration(c, &cals[i]); err != nil {
 				return err
@@ -74,6 +80,54 @@ func inputPath(err error, dir string) error {
 	return err
 }
 
+// calibrationFiles returns the model file of cal under out and the plot
+// files --plot would write.
+func calibrationFiles(c *cli.Context, out string, cal *powercap.Calibration) (model string, plots map[string]string) {
+	base := strings.NewReplacer("/", "_", "\\", "_", " ", "_").Replace(cal.Profile.Name)
+	plots = map[string]string{}
+	if c.Bool("plot") {
+		for _, q := range []string{"power", "runtime"} {
+			if q == "power" && cal.Profile.Model(cal.Knob).Power == nil {
+				continue
+			}
+			plots[q] = filepath.Join(out, fmt.Sprintf("%s-%s-%s.%s", base, cal.Knob, q, c.String("plot-format")))
+		}
+	}
+	return filepath.Join(out, base+".json"), plots
+}
+
+// checkCalibrationOut refuses, before anything is written, to replace a
+// model of the same knob or a plot that already exists under --out,
+// unless --force: what an earlier calibration wrote is the user's. Adding
+// the other knob's model to an existing file is a merge, not a loss.
+func checkCalibrationOut(c *cli.Context, cals []powercap.Calibration) error {
+	out := c.String("out")
+	if out == "" || c.Bool("force") {
+		return nil
+	}
+	for i := range cals {
+		model, plots := calibrationFiles(c, out, &cals[i])
+		if f, err := os.Open(model); err == nil {
+			old, err := powercap.DecodeModel(f, model)
+			f.Close()
+			if err != nil {
+				return usageErr(fmt.Errorf("calibrate: cannot merge into existing model file: %w", err))
+			}
+			if old.Model(cals[i].Knob) != nil {
+				return usagef("calibrate: %s already has a %s model (use --force to replace it)", model, cals[i].Knob)
+			}
+		}
+		for _, q := range []string{"power", "runtime"} {
+			if p, ok := plots[q]; ok {
+				if _, err := os.Stat(p); err == nil {
+					return usagef("calibrate: %s already exists (use --force to overwrite)", p)
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // writeCalibration prints the report of one app and, with --out, writes
 // (merging) its model file and plots.
 func writeCalibration(c *cli.Context, cal *powercap.Calibration) error {
@@ -89,8 +143,7 @@ func writeCalibration(c *cli.Context, cal *powercap.Calibration) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	base := strings.NewReplacer("/", "_", "\\", "_", " ", "_").Replace(cal.Profile.Name)
-	path := filepath.Join(out, base+".json")
+	path, plots := calibrationFiles(c, out, cal)
 	prof := cal.Profile
 	if f, err := os.Open(path); err == nil {
 		old, err := powercap.DecodeModel(f, path)
@@ -104,43 +157,22 @@ func writeCalibration(c *cli.Context, cal *powercap.Calibration) error {
 	if err := powercap.SaveModel(&buf, prof); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(path, buf.Bytes()); err != nil {
+	// checkCalibrationOut has refused what --force did not allow.
+	if err := results.WriteFileAtomic(path, buf.Bytes(), true); err != nil {
 		return err
 	}
-	if !c.Bool("plot") {
-		return nil
-	}
 	for _, q := range []string{"power", "runtime"} {
-		if q == "power" && cal.Profile.Model(cal.Knob).Power == nil {
+		name, ok := plots[q]
+		if !ok {
 			continue
 		}
 		var img bytes.Buffer
 		if err := powercap.PlotCalibration(&img, cal, q, c.String("plot-format")); err != nil {
 			return usageErr(err)
 		}
-		name := fmt.Sprintf("%s-%s-%s.%s", base, cal.Knob, q, c.String("plot-format"))
-		if err := writeFileAtomic(filepath.Join(out, name), img.Bytes()); err != nil {
+		if err := results.WriteFileAtomic(name, img.Bytes(), true); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// writeFileAtomic writes data to a temporary file next to path and renames
-// it into place, so a reader never sees half a model file.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path))
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
