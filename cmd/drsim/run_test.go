@@ -107,36 +107,28 @@ func TestRunUnsortedTraceRestarts(t *testing.T) {
 	}
 }
 
-// --cpuprofile writes a profile that go tool pprof reads (gzip-compressed
-// protobuf); an unwritable path is an error, not a silent no-op.
-func TestCPUProfileFlag(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "cpu.prof")
-	if err := newApp(io.Discard, io.Discard).Run([]string{"drsim", "--cpuprofile", path, "run", "--jobs", "300"}); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
-		t.Fatalf("profile %s: %d bytes, err %v; want a gzip-compressed pprof profile", path, len(b), err)
-	}
-	err = newApp(io.Discard, io.Discard).Run([]string{"drsim", "--cpuprofile", filepath.Join(t.TempDir(), "no", "such", "dir", "p"), "run", "--jobs", "10"})
-	if err == nil || !strings.Contains(err.Error(), "--cpuprofile") {
-		t.Fatalf("unwritable profile path: err = %v", err)
-	}
-	// An existing file is the user's: refused (exit 2), left as it was.
-	err = newApp(io.Discard, io.Discard).Run([]string{"drsim", "--cpuprofile", path, "run", "--jobs", "10"})
-	if after, _ := os.ReadFile(path); err == nil || exitCode(err) != exitInput || !bytes.Equal(after, b) {
-		t.Fatalf("existing profile file: err = %v (exit %d), file changed %v", err, exitCode(err), !bytes.Equal(after, b))
-	}
-}
-
-// --memprofile writes an allocation profile when the command ends.
-func TestMemProfileFlag(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "mem.prof")
-	if err := newApp(io.Discard, io.Discard).Run([]string{"drsim", "--memprofile", path, "run", "--jobs", "300"}); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
-		t.Fatalf("profile %s: %d bytes, err %v; want a gzip-compressed pprof profile", path, len(b), err)
+// --cpuprofile and --memprofile write profiles that go tool pprof reads
+// (gzip-compressed protobuf); an unwritable path is an error, not a silent
+// no-op; an existing file is the user's: refused (exit 2), left as it was.
+func TestProfileFlags(t *testing.T) {
+	for _, flag := range []string{"--cpuprofile", "--memprofile"} {
+		run := func(path string) error {
+			return newApp(io.Discard, io.Discard).Run([]string{"drsim", flag, path, "run", "--jobs", "300"})
+		}
+		path := filepath.Join(t.TempDir(), "p.prof")
+		if err := run(path); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+			t.Fatalf("%s %s: %d bytes, err %v; want a gzip-compressed pprof profile", flag, path, len(b), err)
+		}
+		if err := run(filepath.Join(t.TempDir(), "no", "such", "dir", "p")); err == nil || !strings.HasPrefix(err.Error(), flag+": ") {
+			t.Fatalf("%s, unwritable path: err = %v", flag, err)
+		}
+		err = run(path)
+		if after, _ := os.ReadFile(path); err == nil || exitCode(err) != exitInput || !bytes.Equal(after, b) {
+			t.Fatalf("%s, existing file: err = %v (exit %d), file changed %v", flag, err, exitCode(err), !bytes.Equal(after, b))
+		}
 	}
 }
