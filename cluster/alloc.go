@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"sort"
 	"strings"
@@ -192,54 +191,5 @@ func (c *Contiguous) Alloc(n int, dst []Range) ([]Range, bool) {
 		dst = append(dst, Range{r.Lo, r.Lo + k})
 		left -= k
 	}
-	return dst, true
-}
-
-// Scattered places a job on processors drawn uniformly at random (seeded)
-// from the free ones, as a worst case for communication locality.
-type Scattered struct {
-	freeList
-	rng     *rand.Rand
-	scratch []int32
-}
-
-var _ Allocator = (*Scattered)(nil)
-
-// NewScattered returns the scattered placement.
-func NewScattered(cfg PlacementConfig) (Allocator, error) {
-	return &Scattered{freeList: newFreeList(cfg.Procs), rng: rand.New(rand.NewPCG(cfg.Seed, 0x5ca7))}, nil
-}
-
-func (*Scattered) Name() string { return "scattered" }
-
-func (s *Scattered) Alloc(n int, dst []Range) ([]Range, bool) {
-	if n <= 0 || n > s.free {
-		return dst, false
-	}
-	ids := s.scratch[:0]
-	for _, r := range s.runs {
-		for p := r.Lo; p < r.Hi; p++ {
-			ids = append(ids, p)
-		}
-	}
-	for i := 0; i < n; i++ { // partial Fisher–Yates
-		j := i + s.rng.IntN(len(ids)-i)
-		ids[i], ids[j] = ids[j], ids[i]
-	}
-	pick := ids[:n]
-	slices.Sort(pick)
-	start := len(dst)
-	for _, p := range pick {
-		if k := len(dst); k > start && dst[k-1].Hi == p {
-			dst[k-1].Hi++
-		} else {
-			dst = append(dst, Range{p, p + 1})
-		}
-	}
-	for _, r := range dst[start:] {
-		i := sort.Search(len(s.runs), func(k int) bool { return s.runs[k].Hi > r.Lo })
-		s.take(i, r.Lo, r.Len())
-	}
-	s.scratch = ids
 	return dst, true
 }
