@@ -2,8 +2,8 @@ package results
 
 import (
 	"math"
-	"os"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"testing"
 )
