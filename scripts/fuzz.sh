@@ -49,11 +49,20 @@ while read -r pkg target; do
 		[ $match = 1 ] || continue
 	fi
 	log=$(mktemp)
+	corpus="$pkg/testdata/fuzz/$target"
+	before=$(ls "$corpus" 2>/dev/null | sort)
 	go test "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" -timeout 0 -parallel "$FUZZPARALLEL" >"$log" 2>&1
 	rc=$?
 	execs=$(grep -o 'execs: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+	written=$(comm -13 <(echo "$before") <(ls "$corpus" 2>/dev/null | sort))
 	if [ $rc = 0 ]; then
 		printf '%-18s %-20s ok    %s execs\n' "$pkg" "$target" "${execs:-?}"
+	elif [ -z "$written" ] && grep -qx '    context deadline exceeded' "$log" && ! grep -q 'Failing input written' "$log"; then
+		# Go before 1.27 can fail a target at the end of -fuzztime with a
+		# bare "context deadline exceeded" and no input: a race in the fuzz
+		# coordinator (go.dev/issue/75804), not a finding. Any real failure
+		# writes its input under testdata/fuzz and still fails here.
+		printf '%-18s %-20s ok    %s execs (ended by go.dev/issue/75804, no failing input)\n' "$pkg" "$target" "${execs:-?}"
 	else
 		printf '%-18s %-20s FAIL  %s execs\n' "$pkg" "$target" "${execs:-?}"
 		sed 's/^/    /' "$log" | tail -30
