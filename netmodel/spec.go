@@ -2,6 +2,7 @@ package netmodel
 
 import (
 	"bytes"
+	"drsim/internal/oneline"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -178,7 +179,7 @@ var tomlTypeErr = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): 
 func decodeTOML(data []byte, name string, s *Spec) error {
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(s)
 	if pe, ok := errors.AsType[toml.ParseError](err); ok {
-		return fmt.Errorf("%s:%d: %s", name, pe.Position.Line, strings.ReplaceAll(pe.Message, "\n", `\n`)) // the message may quote a newline
+		return fmt.Errorf("%s:%d: %s", name, pe.Position.Line, oneline.Escape(pe.Message)) // the message may quote raw input
 	}
 	if m := tomlTypeErr.FindStringSubmatch(fmt.Sprint(err)); m != nil {
 		line, _ := strconv.Atoi(m[1])

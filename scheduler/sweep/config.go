@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"drsim/internal/oneline"
 	"fmt"
 	"math"
 	"os"
@@ -115,7 +116,7 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 	md, err := toml.Decode(string(data), v.Interface())
 	if err != nil {
 		if pe, ok := err.(toml.ParseError); ok {
-			return nil, fmt.Errorf("%s:%d: %s", name, pe.Position.Line, strings.ReplaceAll(pe.Message, "\n", `\n`)) // the message may quote a newline
+			return nil, fmt.Errorf("%s:%d: %s", name, pe.Position.Line, oneline.Escape(pe.Message)) // the message may quote raw input
 		}
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
