@@ -86,7 +86,14 @@ type recBatch struct {
 	arena []cluster.Range
 }
 
-const asyncRecords = 1024
+// A batch is handed over at asyncRecords records, or earlier once its
+// arena holds asyncRanges ranges: scattered placement on a large machine
+// gives jobs thousands of single-processor ranges, and full-size batches
+// of those held 370 MB on CEA-Curie.
+const (
+	asyncRecords = 1024
+	asyncRanges  = 1 << 16
+)
 
 // NewAsync starts the goroutine that feeds inner.
 func NewAsync(inner Recorder) *Async {
@@ -116,7 +123,7 @@ func (a *Async) Record(r *Record) error {
 	b.ends = append(b.ends, len(b.arena))
 	b.recs = append(b.recs, *r)
 	b.recs[len(b.recs)-1].Alloc = nil
-	if len(b.recs) < asyncRecords {
+	if len(b.recs) < asyncRecords && len(b.arena) < asyncRanges {
 		return nil
 	}
 	return a.w.send()

@@ -28,6 +28,9 @@ func dropReason(w *workloads.Job, procs int) int {
 	return -1
 }
 
+// maxKeptRanges bounds the allocation capacity a reused job slot keeps.
+const maxKeptRanges = 1 << 10
+
 // submit admits a source job into the wait queue.
 func (e *Engine) submit(w *workloads.Job) {
 	seq := int64(e.stats.Submitted + e.stats.Dropped)
@@ -49,6 +52,9 @@ func (e *Engine) submit(w *workloads.Job) {
 	}
 	j := &e.jobs[slot]
 	alloc := j.alloc[:0]
+	if cap(alloc) > maxKeptRanges { // a scattered job's thousands of ranges: not kept for a queued job
+		alloc = nil
+	}
 	*j = job{
 		id: w.ID, seq: seq, submit: w.Submit, run: w.Run, est: w.Estimate, reqTime: w.ReqTime,
 		procs: int(w.Procs), state: stQueued, gen: j.gen + 1, res: math.NaN(), alloc: alloc,
