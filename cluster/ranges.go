@@ -32,3 +32,14 @@ func Count(rs []Range) int {
 	}
 	return n
 }
+
+// appendProc appends processor p to dst, extending the last range when p
+// follows it; ranges before start (another job's) are never extended.
+// Processors must come in ascending order.
+func appendProc(dst []Range, start int, p int32) []Range {
+	if k := len(dst); k > start && dst[k-1].Hi == p {
+		dst[k-1].Hi++
+		return dst
+	}
+	return append(dst, Range{p, p + 1})
+}

@@ -99,11 +99,7 @@ func (s *Scattered) Alloc(n int, dst []Range) ([]Range, bool) {
 	s.pick = pick
 	start := len(dst)
 	for _, p := range pick {
-		if k := len(dst); k > start && dst[k-1].Hi == p {
-			dst[k-1].Hi++
-		} else {
-			dst = append(dst, Range{p, p + 1})
-		}
+		dst = appendProc(dst, start, p)
 	}
 	return dst, true
 }
@@ -137,11 +133,7 @@ func (s *Scattered) allocLarge(n int, dst []Range) []Range {
 			continue
 		}
 		s.mark[p], s.isFree[p] = false, false
-		if k := len(dst); k > start && dst[k-1].Hi == int32(p) {
-			dst[k-1].Hi++
-		} else {
-			dst = append(dst, Range{int32(p), int32(p) + 1})
-		}
+		dst = appendProc(dst, start, int32(p))
 	}
 	s.free -= n
 	s.rebuild()

@@ -130,11 +130,7 @@ func (t *Topology) Alloc(n int, dst []Range) ([]Range, bool) {
 	slices.Sort(t.pick)
 	start := len(dst)
 	for _, p := range t.pick {
-		if k := len(dst); k > start && dst[k-1].Hi == p {
-			dst[k-1].Hi++
-		} else {
-			dst = append(dst, Range{p, p + 1})
-		}
+		dst = appendProc(dst, start, p)
 	}
 	return dst, true
 }
