@@ -29,6 +29,31 @@ type Job struct {
 	// Derived by the reader according to its Options (never -1 for a kept job).
 	Procs    int64   // processors the simulator allocates
 	Estimate float64 // the user's runtime estimate the scheduler sees
+
+	// Resources that SWF has no field for; zero means "not given". Slurm
+	// accounting logs (sacct NNodes, AllocTRES/ReqTRES gres/gpu,
+	// ConsumedEnergyRaw) fill them; a machine file uses Nodes and GPUs to
+	// place the job.
+	Nodes  int64   // nodes requested or allocated
+	GPUs   int64   // GPUs over the whole job
+	Energy float64 // energy the job consumed as recorded by the site (J)
+}
+
+// Names are the strings behind a trace's numeric identifiers, for formats
+// that carry names (Slurm accounting logs): Job.Partition, Job.User,
+// Job.Group (the Slurm account) and Job.Queue (the Slurm QOS) are 1-based
+// indices into these tables, 0 or -1 meaning none. SWF traces leave them
+// empty; their numbers are the archive's own.
+type Names struct {
+	Partitions, Users, Accounts, QOS []string
+}
+
+// Name returns the name of a 1-based index into t, or "" when out of range.
+func Name(t []string, i int64) string {
+	if i < 1 || i > int64(len(t)) {
+		return ""
+	}
+	return t[i-1]
 }
 
 // FieldNames are the SWF field names, indexed by 1-based field number

@@ -16,6 +16,7 @@ type Trace struct {
 	MachineProcs  int64
 	MachineSource string // see Reader.Machine
 	File          string
+	Names         Names // names behind the numeric identifiers (sacct); empty for SWF
 }
 
 // Load reads every job from r (plain or gzip SWF), keeps at most
