@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# bench.sh [BIN] — where the current build stands on the runs a DR study
+# makes: wall time, CPU time, × plain EASY on the same trace, peak RSS.
+# One run each (BENCH_RUNS=N for the best of N). Needs GNU time
+# (apt-get install time). DRSIM_SHARED locates the traces (default
+# ../shared beside the repository). BENCH_ONLY=regex keeps matching rows.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+bin=${1:-}
+if [ -z "$bin" ]; then
+	bin=$(mktemp -d)/drsim
+	(cd "$here" && go build -o "$bin" ./cmd/drsim)
+fi
+[ -x /usr/bin/time ] || { echo "bench.sh: needs GNU time: apt-get install -y time" >&2; exit 2; }
+shared=${DRSIM_SHARED:-$here/../shared}
+tr=$shared/traces
+runs=${BENCH_RUNS:-1}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+ricc=$tr/RICC-2010-2.swf.gz cea=$tr/CEA-Curie-2011-2.1-cln.swf.gz hpc2n=$tr/HPC2N-2002-2.2-cln.swf.gz
+rows=(
+	"RICC|$ricc|--policy easy"
+	"RICC|$ricc|--policy conservative"
+	"RICC|$ricc|--dvfs dr --dr-ratio 0.25"
+	"RICC|$ricc|--powercap dr --dr-ratio 0.25"
+	"CEA-Curie|$cea|--policy easy"
+	"CEA-Curie|$cea|--dvfs dr --dr-ratio 0.25"
+	"CEA-Curie|$cea|--powercap dr --dr-ratio 0.25"
+	"HPC2N|$hpc2n|--policy easy"
+	"HPC2N|$hpc2n|--policy conservative"
+	"HPC2N|$hpc2n|--dvfs dr --dr-ratio 0.25"
+	"HPC2N|$hpc2n|--powercap dr --dr-ratio 0.25"
+	"HPC2N|$hpc2n|--preset hopper --interference on"
+	"HPC2N|$hpc2n|--preset edison --interference on"
+	"HPC2N|$hpc2n|--preset mira --interference on"
+	"HPC2N|$hpc2n|--preset stampede --interference on"
+	"HPC2N|$hpc2n|--powercap dr --malleable 0.5 --dr-ratio 0.25"
+)
+declare -A easy
+printf '| trace | run | wall s | CPU s | × plain EASY | peak RSS MB |\n|---|---|---:|---:|---:|---:|\n'
+for r in "${rows[@]}"; do
+	IFS='|' read -r name file args <<<"$r"
+	[ -n "${BENCH_ONLY:-}" ] && ! [[ "$name $args" =~ $BENCH_ONLY ]] && [ "$args" != "--policy easy" ] && continue
+	best="" cpu="" rss=""
+	for _ in $(seq "$runs"); do
+		rm -rf "$work/out"
+		# shellcheck disable=SC2086
+		/usr/bin/time -f '%e %U %S %M' -o "$work/t" "$bin" run --trace "$file" $args --out "$work/out" >/dev/null
+		read -r w u s m <"$work/t"
+		if [ -z "$best" ] || awk "BEGIN{exit !($w < $best)}"; then
+			best=$w cpu=$(awk "BEGIN{print $u+$s}") rss=$((m / 1024))
+		fi
+	done
+	if [ "$args" = "--policy easy" ]; then easy[$name]=$best; fi
+	ratio=$(awk "BEGIN{b=${easy[$name]:-0}; if (b>0) printf \"%.1f\", $best/b; else print \"-\"}")
+	printf '| %s | `%s` | %.2f | %.2f | %s | %d |\n' "$name" "$args" "$best" "$cpu" "$ratio" "$rss"
+done

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# ident.sh OLD NEW [quick|full] — run two drsim binaries on the shared traces
+# under the configurations every scheduling, governor or model change must
+# keep byte-identical, and compare jobs.csv, power.csv, summary.json (less
+# the build-identity keys) and stdout. Exit 1 on any difference.
+#
+#   OLD, NEW   drsim binaries (go build -o /tmp/drsim-old ./cmd/drsim at the base)
+#   quick      HPC2N, KTH, RICC and CEA-Curie (first 60,000 jobs), no RICC conservative (default)
+#   full       all 11 traces in full under every configuration
+#
+# DRSIM_SHARED (default ../shared next to the repository) locates the traces.
+# IDENT_ONLY=regex keeps the configurations whose name matches.
+set -uo pipefail
+old=${1:?usage: ident.sh OLD NEW [quick|full]}
+new=${2:?usage: ident.sh OLD NEW [quick|full]}
+mode=${3:-quick}
+here=$(cd "$(dirname "$0")/.." && pwd)
+shared=${DRSIM_SHARED:-$here/../shared}
+tr=$shared/traces
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+configs=(
+	"fcfs|--policy fcfs"
+	"easy|--policy easy"
+	"conservative|--policy conservative"
+	"dvfs-dr|--dvfs dr --dr-ratio 0.25"
+	"powercap-dr|--powercap dr --dr-ratio 0.25"
+	"malleable|--powercap dr --malleable 0.5 --dr-ratio 0.25"
+	"hopper|--preset hopper --interference on"
+	"edison|--preset edison --interference on"
+	"psave-sef-suspend|--dvfs powersave --order sef --suspend-after 600 --resume-time 300"
+	"scattered-event|--placement scattered --pass event"
+)
+if [ "$mode" = full ]; then
+	traces=$(ls "$tr"/*.swf "$tr"/*.swf.gz)
+else
+	traces="$tr/hpc2n.swf $tr/HPC2N-2002-2.2-cln.swf.gz $tr/KTH-SP2-1996-2.1-cln.swf.gz $tr/RICC-2010-2.swf.gz $tr/CEA-Curie-2011-2.1-cln.swf.gz"
+fi
+
+strip() { grep -Ev '"(drsim_version|vcs_[a-z_]+|go_version)"' "$1"; }
+fail=0 n=0
+for t in $traces; do
+	base=$(basename "$t"); base=${base%%.swf*}
+	for c in "${configs[@]}"; do
+		name=${c%%|*} args=${c#*|}
+		[ -n "${IDENT_ONLY:-}" ] && ! [[ $name =~ $IDENT_ONLY ]] && continue
+		extra=""
+		if [ "$mode" != full ]; then
+			case "$base:$name" in
+			RICC*:conservative) continue ;;
+			CEA*:*) extra="--jobs 60000" ;;
+			esac
+		fi
+		for side in old new; do
+			bin=$old; [ $side = new ] && bin=$new
+			rm -rf "$work/$side"
+			# shellcheck disable=SC2086
+			"$bin" run --trace "$t" $args $extra --out "$work/$side" >"$work/$side.stdout" 2>"$work/$side.stderr"
+			echo $? >"$work/$side.rc"
+		done
+		n=$((n + 1))
+		d=""
+		cmp -s "$work/old.rc" "$work/new.rc" || d="$d exit($(cat "$work/old.rc")→$(cat "$work/new.rc"))"
+		cmp -s "$work/old.stdout" "$work/new.stdout" || d="$d stdout"
+		for f in jobs.csv power.csv; do
+			if [ -f "$work/old/$f" ] || [ -f "$work/new/$f" ]; then
+				cmp -s "$work/old/$f" "$work/new/$f" || d="$d $f"
+			fi
+		done
+		if [ -f "$work/old/summary.json" ]; then
+			cmp -s <(strip "$work/old/summary.json") <(strip "$work/new/summary.json") || d="$d summary.json"
+		fi
+		if [ -n "$d" ]; then
+			echo "DIFF $base $name:$d"
+			fail=1
+		else
+			echo "same $base $name"
+		fi
+	done
+done
+echo "$n configurations compared"
+exit $fail
