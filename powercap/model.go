@@ -12,6 +12,7 @@ const (
 	Cubic     Form = "cubic"     // y = c0 + c1·x + c2·x² + c3·x³ (power in f or P)
 	Quadratic Form = "quadratic" // y = c0 + c1·x + c2·x² (runtime in f)
 	Exp       Form = "exp"       // y = c0·exp(c1·x) + c2 (runtime in P)
+	Linear    Form = "linear"    // y = c0 + c1·x (node power per P-state, a baseline to compare with)
 )
 
 // Params returns the number of coefficients of the form (0 for an unknown form).
@@ -21,6 +22,8 @@ func (f Form) Params() int {
 		return 4
 	case Quadratic, Exp:
 		return 3
+	case Linear:
+		return 2
 	}
 	return 0
 }
@@ -47,6 +50,8 @@ func (f Form) eval(c []float64, x float64) float64 {
 		return c[0] + x*(c[1]+x*(c[2]+x*c[3]))
 	case Quadratic:
 		return c[0] + x*(c[1]+x*c[2])
+	case Linear:
+		return c[0] + x*c[1]
 	case Exp:
 		return c[0]*math.Exp(c[1]*x) + c[2]
 	}
