@@ -13,6 +13,12 @@
 #                     .ci/slurm/nodes-default.conf (cpu: c[1-4] x 4 cores,
 #                     gpu: g[1-2] x 4 cores x gpu:4); its gres.conf comes
 #                     from GRES_CONF (default .ci/slurm/gres-default.conf)
+#   ASSOC_SETUP=file.sh  bash fragment sourced once slurmdbd runs, to add
+#                     accounts and users with sacctmgr (the cluster is
+#                     $CLUSTER; unix_user NAME adds a Unix user); default:
+#                     accounts astro, bio and users u1 (astro), u2 (astro,
+#                     bio), u3 (bio)
+#   CLUSTER=drsimacct ClusterName
 #   PORT_BASE=16900   slurmctld PORT_BASE+17, slurmdbd +19, MariaDB +6,
 #                     slurmd PORT_BASE+201... (one port per node)
 #   MAX_WAIT=420      seconds the workload may take before the run fails
@@ -43,6 +49,10 @@ GRES_CONF=$(realpath "${GRES_CONF:-$HERE/gres-default.conf}")
 [ -r "$WORKLOAD" ] || die "WORKLOAD=$WORKLOAD: not readable"
 [ -r "$NODES_CONF" ] || die "NODES_CONF=$NODES_CONF: not readable"
 [ -r "$GRES_CONF" ] || die "GRES_CONF=$GRES_CONF: not readable"
+if [ -n "${ASSOC_SETUP:-}" ]; then
+	ASSOC_SETUP=$(realpath "$ASSOC_SETUP")
+	[ -r "$ASSOC_SETUP" ] || die "ASSOC_SETUP=$ASSOC_SETUP: not readable"
+fi
 if [ -n "${EXTRA_CONF:-}" ]; then
 	EXTRA_CONF=$(realpath "$EXTRA_CONF")
 	[ -r "$EXTRA_CONF" ] || die "EXTRA_CONF=$EXTRA_CONF: not readable"
@@ -237,13 +247,21 @@ log "starting slurmdbd on 127.0.0.1:$((PORT_BASE + 19))"
 start slurmdbd slurmdbd -D
 waitfor 60 "slurmdbd" sacctmgr -n show cluster
 sacctmgr -i add cluster "$CLUSTER" >/dev/null
-sacctmgr -i add account astro Cluster="$CLUSTER" Description=astro Organization=drsim Fairshare=2 >/dev/null
-sacctmgr -i add account bio Cluster="$CLUSTER" Description=bio Organization=drsim Fairshare=1 >/dev/null
-for u in u1 u2 u3; do id -u $u >/dev/null 2>&1 || useradd -M -U -s /bin/sh $u; done
-sacctmgr -i add user u1 Account=astro Fairshare=3 >/dev/null
-sacctmgr -i add user u2 Account=astro,bio DefaultAccount=astro Fairshare=1 >/dev/null
-sacctmgr -i add user u3 Account=bio Fairshare=1 >/dev/null
-sacctmgr -i add user root Account=astro >/dev/null
+# unix_user NAME: adds a Unix user (and group) without a home if missing;
+# users are left in place at the end (later runs reuse them).
+unix_user() { id -u "$1" >/dev/null 2>&1 || useradd -M -U -s /bin/sh "$1" || die "useradd $1 failed"; }
+if [ -n "${ASSOC_SETUP:-}" ]; then
+	# shellcheck disable=SC1090
+	. "$ASSOC_SETUP"
+else
+	sacctmgr -i add account astro Cluster="$CLUSTER" Description=astro Organization=drsim Fairshare=2 >/dev/null
+	sacctmgr -i add account bio Cluster="$CLUSTER" Description=bio Organization=drsim Fairshare=1 >/dev/null
+	for u in u1 u2 u3; do unix_user $u; done
+	sacctmgr -i add user u1 Account=astro Fairshare=3 >/dev/null
+	sacctmgr -i add user u2 Account=astro,bio DefaultAccount=astro Fairshare=1 >/dev/null
+	sacctmgr -i add user u3 Account=bio Fairshare=1 >/dev/null
+	sacctmgr -i add user root Account=astro >/dev/null
+fi
 
 NODES=$(scontrol show hostnames "$(awk '/^NodeName=/ { sub(/^NodeName=/, "", $1); print $1 }' "$SLURM_CONF" | paste -sd,)")
 [ -n "$NODES" ] || die "no NodeName= lines in $NODES_CONF"
