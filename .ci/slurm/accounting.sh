@@ -67,7 +67,7 @@ fi
 
 need=()
 for c in slurmctld slurmd sbatch sacct sacctmgr slurmdbd munged mariadbd mariadb-install-db; do
-	command -v $c >/dev/null || need+=($c)
+	command -v $c >/dev/null || need+=("$c")
 done
 if [ ${#need[@]} -gt 0 ]; then
 	log "installing slurm, slurmdbd, munge and mariadb (missing: ${need[*]})"
@@ -106,7 +106,10 @@ cleanup() {
 	fi
 	if [ $rc -ne 0 ]; then
 		echo "slurm-acct: FAILED; logs:" >&2
-		tail -n 20 "$W"/log/* >&2 2>/dev/null || true
+		for f in slurmctld.log slurmdbd.log mariadb.log munged.out; do
+			[ -e "$W/log/$f" ] && tail -n 15 "$W/log/$f" | sed "s/^/$f: /" >&2
+		done
+		ls "$W"/log >&2 2>/dev/null || true
 	fi
 	rm -rf "$W"
 	exit $rc
@@ -265,11 +268,11 @@ fi
 
 NODES=$(scontrol show hostnames "$(awk '/^NodeName=/ { sub(/^NodeName=/, "", $1); print $1 }' "$SLURM_CONF" | paste -sd,)")
 [ -n "$NODES" ] || die "no NodeName= lines in $NODES_CONF"
-log "starting slurmctld on 127.0.0.1:$((PORT_BASE + 17)) and slurmd $(echo $NODES)"
+log "starting slurmctld on 127.0.0.1:$((PORT_BASE + 17)) and slurmd ${NODES//$'\n'/ }"
 start slurmctld slurmctld -D -i
 for n in $NODES; do
-	mkdir -p "$W"/spool/$n
-	start slurmd-$n slurmd -D -N $n
+	mkdir -p "$W/spool/$n"
+	start "slurmd-$n" slurmd -D -N "$n"
 done
 all_idle() { [ "$(sinfo -h -o '%t' | sort -u | tr -d '\n')" = idle ]; }
 waitfor 60 "nodes idle ($(sinfo -h -N -o '%N %t' 2>/dev/null | sort -u | tr '\n' ' '))" all_idle
@@ -356,8 +359,9 @@ rm -f "$OUT"/jobs.json.gz
 njobs=$(($(wc -l <"$OUT"/jobs.sacct) - 1))
 [ "$njobs" -eq "$nctld" ] || die "jobs.sacct has $njobs jobs, slurmctld knew $nctld"
 # The same jobs by id, whatever the window: a check that -S/-s above lost none.
-byid=$(sacct -n -P -X -a -j "$(echo $ctld_ids | tr ' ' ,)" -o JobIDRaw | sort -n)
-[ "$(echo $byid)" = "$(echo $ctld_ids)" ] || die "sacct -j gives ids [$(echo $byid)], slurmctld [$(echo $ctld_ids)]"
+want=$(echo "$ctld_ids" | paste -sd,)
+byid=$(sacct -n -P -X -a -j "$want" -o JobIDRaw | sort -n | paste -sd,)
+[ "$byid" = "$want" ] || die "sacct -j gives ids [$byid], slurmctld [$want]"
 scontrol show job -o | sort -t= -k2 -n >"$OUT"/scontrol-jobs.txt
 sacctmgr show assoc -P >"$OUT"/assoc.txt
 sed -e "s#$W#@STATE@#g" -e "/^AuthInfo=/d" -e "/^AccountingStoragePass=/d" "$SLURM_CONF" >"$OUT"/slurm.conf
