@@ -16,7 +16,8 @@
 #     by the partition names listed in the SWF header
 #   field 11 (status): COMPLETED 1, FAILED 0, CANCELLED 5, TIMEOUT 0 or 1
 # A job that never started (truth start empty: cancelled while pending)
-# must have run 0 or -1, alloc procs 0 or -1, wait -1 or end - submit.
+# must be there too (drsim runs with --keep-unstarted), with run 0 or -1,
+# alloc procs 0, -1 or its requested procs, wait -1 or end - submit.
 # Steps (steps.sacct) must be skipped, the -p variant (trailing "|") and a
 # different column order (jobs-cols.sacct) must give the same jobs. Exits
 # non-zero on any mismatch or missing file.
@@ -53,7 +54,7 @@ fails=0
 check() { # check FILE [noreq]
 	local f=$1 mode=${2:-} base
 	base=$(basename "$f" .sacct)
-	if ! "$DRSIM" trace info --json --trace-tz "$zone" "$f" >"$T/$base.info" 2>"$T/$base.err"; then
+	if ! "$DRSIM" trace info --json --trace-tz "$zone" --keep-unstarted "$f" >"$T/$base.info" 2>"$T/$base.err"; then
 		echo "acct-check: FAIL: drsim trace info $f: $(head -3 "$T/$base.err")" >&2
 		fails=$((fails + 1))
 		return
@@ -64,7 +65,7 @@ check() { # check FILE [noreq]
 		echo "acct-check: FAIL: drsim trace info $f: jobs_read=${read:-none}, truth has $njobs jobs" >&2
 		fails=$((fails + 1))
 	fi
-	if ! "$DRSIM" trace convert --trace-tz "$zone" "$f" "$T/$base.swf" >"$T/$base.out" 2>"$T/$base.err"; then
+	if ! "$DRSIM" trace convert --trace-tz "$zone" --keep-unstarted "$f" "$T/$base.swf" >"$T/$base.out" 2>"$T/$base.err"; then
 		echo "acct-check: FAIL: drsim trace convert $f: $(head -3 "$T/$base.err")" >&2
 		fails=$((fails + 1))
 		return

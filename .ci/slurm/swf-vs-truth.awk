@@ -5,9 +5,10 @@
 #
 # Prints one line per mismatch and exits 1 if there is any. Partition
 # numbers (field 16) are read against the partition names in the SWF
-# header: a line whose key names partitions, listing the names in index
-# order ("; Partitions: cpu gpu" or "cpu,gpu") or as pairs ("1=cpu 2=gpu",
-# "1:cpu"), or one line per partition ("; Partition 1: cpu").
+# header: a line whose key names partitions (possibly after "Note:"),
+# listing the names in index order ("; Partitions: cpu gpu" or "cpu,gpu")
+# or as pairs ("; Note: partition_number: 1=cpu 2=gpu", "1:cpu"), or one
+# line per partition ("; Partition 1: cpu").
 function bad(id, what) {
 	printf "acct-check: FAIL: %s: job %s: %s\n", file, id, what > "/dev/stderr"
 	nbad++
@@ -28,8 +29,12 @@ part == 2 {
 	k = index(line, ":"); if (!k) next
 	key = trim(substr(line, 1, k - 1)); val = trim(substr(line, k + 1))
 	if (key == "UnixStartTime") { ust = val + 0; haveust = 1; next }
+	if (tolower(key) == "note") { # "; Note: partition_number: 1=cpu 2=gpu"
+		k = index(val, ":"); if (!k) next
+		key = trim(substr(val, 1, k - 1)); val = trim(substr(val, k + 1))
+	}
 	lk = tolower(key)
-	if (lk !~ /partition/) next
+	if (lk !~ /^partitions?([ _-]?(numbers?|names?))?([ _-]?[0-9]+)?$/) next
 	if (match(lk, /[0-9]+$/)) { pname[substr(lk, RSTART) + 0] = val; nparts++; next }
 	m = split(val, tok, /[ \t,;]+/)
 	if (m == 2 && tok[1] ~ /^[0-9]+$/ && tok[2] !~ /[=:]/) { pname[tok[1] + 0] = tok[2]; nparts++; next }
@@ -62,7 +67,7 @@ part == 2 {
 		}
 	} else {
 		if ($4 != 0 && $4 != -1) bad(id, "run " $4 " for a job that never started, want 0 or -1")
-		if ($5 != 0 && $5 != -1) bad(id, "allocated processors " $5 " for a job that never started, want 0 or -1")
+		if ($5 != 0 && $5 != -1 && $5 != $8 && !(mode == "noreq" && $5 >= 1)) bad(id, "allocated processors " $5 " for a job that never started, want 0, -1 or the requested " $8)
 		if ($3 != -1 && $3 != tend[id] - tsub[id]) bad(id, "wait " $3 " for a job that never started, want -1 or " tend[id] - tsub[id])
 		if (mode != "noreq" && $8 < 1) bad(id, "requested processors " $8 ", want >= 1")
 	}
