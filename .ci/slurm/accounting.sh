@@ -24,6 +24,8 @@
 #   MAX_WAIT=420      seconds the workload may take before the run fails
 #   TZ                time zone of the daemons and of every time written
 #                     (default: the machine's)
+#   NETNS=0           run in the machine's network namespace (default: a
+#                     private one with only the loopback, see below)
 #   KEEP=1            leave the daemons running and the state directory in
 #                     place (prints how to stop them)
 #
@@ -75,6 +77,17 @@ if [ ${#need[@]} -gt 0 ]; then
 	apt-get update -qq || die "apt-get update failed"
 	apt-get install -y -qq --no-install-recommends slurmctld slurmd slurm-client munge slurmdbd mariadb-server >/dev/null ||
 		die "apt-get install slurmctld slurmd slurm-client munge slurmdbd mariadb-server failed"
+fi
+
+# slurmctld, slurmd and slurmdbd listen on every address whatever their
+# *Addr= settings say, so the rest runs in a private network namespace whose
+# only interface is the loopback (NETNS=0: in the machine's own namespace).
+if [ "${NETNS:-1}" = 1 ] && [ -z "${_ACCT_IN_NETNS:-}" ]; then
+	if unshare --net true 2>/dev/null; then
+		export _ACCT_IN_NETNS=1
+		exec unshare --net -- bash -c 'ip link set lo up && ip addr add 10.254.254.1/32 dev lo && exec "$@"' _ "$0" "$OUT"
+	fi
+	log "warning: cannot make a network namespace (unshare --net); the daemons listen on every address"
 fi
 
 W=$(mktemp -d /tmp/drsim-slurmacct.XXXXXX)
@@ -248,7 +261,7 @@ sed -e '/^#/d' -e "s#@DEV@#$W/dev#g" "$GRES_CONF" >"$W"/gres.conf
 
 log "starting slurmdbd on 127.0.0.1:$((PORT_BASE + 19))"
 start slurmdbd slurmdbd -D
-waitfor 60 "slurmdbd" sacctmgr -n show cluster
+waitfor 60 "slurmdbd" timeout 10 sacctmgr -n show cluster
 sacctmgr -i add cluster "$CLUSTER" >/dev/null
 # unix_user NAME: adds a Unix user (and group) without a home if missing;
 # users are left in place at the end (later runs reuse them).
@@ -385,7 +398,7 @@ fi
 	echo "slurm: $(slurmctld -V)"
 	echo "slurm-packages: $(dpkg-query -W -f '${Package}=${Version} ' slurmctld slurmd slurm-client slurmdbd 2>/dev/null)"
 	echo "munge: $(dpkg-query -W -f '${Version}' munge 2>/dev/null)"
-	echo "mariadb: $(mariadbd --version | sed 's/^.*Ver //')"
+	echo "mariadb: $(mariadbd --version 2>/dev/null | sed 's/^.*Ver //')"
 	echo "debian: $(cat /etc/debian_version)"
 	echo "kernel: $(uname -r)"
 	echo "workload: $(basename "$WORKLOAD") in $((SECONDS - t0)) s, $njobs jobs"
