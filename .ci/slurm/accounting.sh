@@ -108,7 +108,8 @@ cleanup() {
 	local rc=$?
 	[ -n "${SNAP_PID:-}" ] && kill "$SNAP_PID" 2>/dev/null
 	if [ "${KEEP:-}" = 1 ]; then
-		echo "slurm-acct: KEEP=1: daemons still running: kill ${PIDS[*]}; state in $W; SLURM_CONF=$W/slurm.conf" >&2
+		echo "slurm-acct: KEEP=1: daemons still running: kill ${PIDS[*]}; state in $W; SLURM_CONF=$W/slurm.conf;" \
+			"/etc/slurm/slurmdbd.conf left in place${_ACCT_IN_NETNS:+; reach them with nsenter -n -t ${PIDS[0]}}" >&2
 		exit $rc
 	fi
 	stop_all

@@ -3,9 +3,10 @@
 # partitions cpu (c[1-4], 4 cores each) and gpu (g[1-2], 4 cores and 4
 # GPUs each): sizes from 1 core to the whole partition, --exclusive, two
 # job arrays, GPU jobs, failures, a time-out, a job cancelled while running
-# and four cancelled while pending (held, queued behind a full partition,
-# never-satisfiable dependency, throttled array element). Submission order
-# and sizes are fixed; the times Slurm records vary from run to run.
+# and three cancelled while pending (held, queued behind a full partition,
+# never-satisfiable dependency), a throttled array (%2), a dependency and a
+# delayed --begin. Submission order and sizes are fixed; the times Slurm
+# records vary from run to run.
 # Helpers (sub, waitstate, cancel) are defined in accounting.sh.
 
 # Wave 1: more than the machine holds, so later jobs wait.
