@@ -1,0 +1,153 @@
+package main
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"drsim/scheduler/sim"
+)
+
+// Flag ranges. The simulation flags (flags.go) take sim.SpecRanges; the
+// other numeric and list flags of each verb are listed here, by the verb's
+// full name. Every command checks the flags the user typed against them
+// before its Action runs (checkFlags, wired in newApp), so a value outside
+// its range is a usage error (exit 2) naming the flag, the value, the valid
+// range and the likely fix. TestFlagRanges fails for a numeric or list flag
+// without an entry.
+var verbRanges = map[string][]sim.Range{
+	"run": {
+		{Flag: "power-step", What: "power.csv step", Unit: "s", Min: 0, Max: inf, Zero: "every change", ZeroTyped: true},
+	},
+	"compare": {
+		{Flag: "dr-ratio", What: "DR ratios (fractions of the span under DR events)", Kind: sim.List, Min: 0, Max: 1, Hint: sim.HintPercent},
+		{Flag: "procs", What: "machine sizes in processors", Kind: sim.List, Min: 1, Max: math.MaxInt32},
+		{Flag: "policies", Kind: sim.Parsed, Parser: "the governor registry"},
+		{Flag: "workers", What: "concurrent runs", Min: 0, Max: 1 << 16, Zero: "GOMAXPROCS", ZeroTyped: true},
+	},
+	"contract": {
+		{Flag: "types", Kind: sim.Parsed, Parser: "contracts.CheckTheta"},
+		{Flag: "type-probs", Kind: sim.Parsed, Parser: "replay.Config (probabilities summing to 1)"},
+		{Flag: "c0", What: "inconvenience scale c0", Min: 0, MinOpen: true, Max: inf},
+		{Flag: "pue", What: "power usage effectiveness", Min: 1, Max: 100, MaxOpen: true},
+		{Flag: "slot", What: "contract slot length", Unit: "s", Min: 1, Max: inf},
+		{Flag: "price-offset", What: "price time shift", Unit: "s", Min: math.Inf(-1), Max: inf},
+	},
+	"contract verify": {
+		{Flag: "types", Kind: sim.Parsed, Parser: "contracts.CheckTheta"},
+		{Flag: "menu", Kind: sim.Parsed, Parser: "parseMenu and contracts.Verify"},
+		{Flag: "c0", What: "inconvenience scale c0", Min: 0, MinOpen: true, Max: inf},
+	},
+	"generate": {
+		{Flag: "jobs", What: "number of jobs", Min: 1, Max: math.MaxInt32},
+		{Flag: "procs", What: "machine size in processors", Min: 1, Max: math.MaxInt32},
+		{Flag: "seed", What: "seed", Min: 1, Max: inf},
+		{Flag: "rate", What: "arrival-rate factor", Min: 0, MinOpen: true, Max: 1000},
+	},
+	"predict": {
+		{Flag: "freq", What: "CPU frequency", Unit: "GHz", Min: 0, MinOpen: true, Max: sim.MaxGHz, Hint: sim.HintMHz},
+		{Flag: "cap", What: "package power cap", Unit: "W", Min: 1, Max: sim.MaxPackageW, Hint: sim.HintWatts},
+		{Flag: "nodes", What: "processors the job uses", Min: 1, Max: math.MaxInt32},
+	},
+	"apps": {
+		{Flag: "pstates", What: "CPU frequencies", Unit: "GHz", Kind: sim.List, Min: 0, MinOpen: true, Max: sim.MaxGHz, Hint: sim.HintMHz},
+		{Flag: "caps", What: "package power caps", Unit: "W", Kind: sim.Grid, Min: 1, Max: sim.MaxPackageW, Hint: sim.HintWatts},
+	},
+	"measure": {
+		{Flag: "caps", What: "package power caps", Unit: "W", Kind: sim.List, Min: 1, Max: sim.MaxPackageW, Hint: sim.HintWatts},
+		{Flag: "repeat", What: "runs per cap", Min: 1, Max: 1e6},
+		{Flag: "window", What: "RAPL time window", Unit: "s", Min: 0, Max: 86400, Zero: "leave it as found", ZeroTyped: true},
+		{Flag: "interval", What: "energy-counter poll period", Unit: "s", Min: 0, MinOpen: true, Max: 3600},
+	},
+	"net predict": {
+		{Flag: "nodes", What: "job size in nodes", Min: 1, Max: math.MaxInt32},
+		{Flag: "seed", What: "seed", Min: 0, Max: inf},
+	},
+	"trace info":     {traceProcsRange},
+	"trace validate": {traceProcsRange},
+	"sweep": {
+		{Flag: "workers", What: "cells run at once", Min: 0, Max: 1 << 16, Zero: "one per CPU", ZeroTyped: true},
+	},
+}
+
+var inf = math.Inf(1)
+
+var traceProcsRange = sim.Range{Flag: "procs", What: "machine size in processors", Min: 1, Max: math.MaxInt32, Zero: "the trace header's size"}
+
+// flagRange returns the range of flag name of command cmd: the verb's own
+// entry, else, for the commands built on simFlags, the Spec's.
+func flagRange(cmd *cli.Command, name string) (*sim.Range, bool) {
+	rs := verbRanges[cmd.FullName()]
+	if i := slices.IndexFunc(rs, func(r sim.Range) bool { return r.Flag == name }); i >= 0 {
+		return &rs[i], true
+	}
+	if !hasSimFlags(cmd) {
+		return nil, false
+	}
+	for i := range sim.SpecRanges {
+		if sim.SpecRanges[i].Flag == name {
+			return &sim.SpecRanges[i], true
+		}
+	}
+	return nil, false
+}
+
+// hasSimFlags reports whether cmd takes the simulation flags (flags.go).
+func hasSimFlags(cmd *cli.Command) bool {
+	return slices.ContainsFunc(cmd.Flags, func(f cli.Flag) bool { return f.Names()[0] == "dr-events" })
+}
+
+// checkFlags checks every flag the user typed against its range.
+func checkFlags(c *cli.Context) error {
+	for _, f := range c.Command.Flags {
+		name := f.Names()[0]
+		if !c.IsSet(name) {
+			continue
+		}
+		r, ok := flagRange(c.Command, name)
+		if !ok {
+			continue
+		}
+		v := flagValue(c, f)
+		if d, ok := f.(*cli.DurationFlag); ok { // in seconds, shown as typed
+			v = sim.Typed{Text: c.Duration(d.Name).String(), V: c.Duration(d.Name).Seconds()}
+		}
+		if err := sim.CheckValue(r, v, true, true); err != nil {
+			return usageErr(err)
+		}
+	}
+	return nil
+}
+
+// flagValue returns the typed value of f: a number or the text of a string flag. Other kinds (bool) return nil.
+func flagValue(c *cli.Context, f cli.Flag) any {
+	name := f.Names()[0]
+	switch f.(type) {
+	case *cli.IntFlag:
+		return c.Int(name)
+	case *cli.Int64Flag:
+		return c.Int64(name)
+	case *cli.Uint64Flag:
+		return c.Uint64(name)
+	case *cli.Float64Flag:
+		return c.Float64(name)
+	case *cli.StringFlag:
+		return c.String(name)
+	}
+	return nil
+}
+
+// isRangedFlag reports whether f needs a range: a numeric flag, or a
+// string flag whose usage describes a list or a grid of numbers.
+func isRangedFlag(f cli.Flag) bool {
+	switch f := f.(type) {
+	case *cli.IntFlag, *cli.Int64Flag, *cli.Uint64Flag, *cli.Float64Flag, *cli.DurationFlag:
+		return true
+	case *cli.StringFlag:
+		u := strings.ToLower(f.Usage)
+		return strings.Contains(u, "comma") || strings.Contains(u, "min:max") || strings.Contains(u, "lo:hi")
+	}
+	return false
+}
