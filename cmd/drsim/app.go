@@ -64,18 +64,18 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	}
 	// Unknown or malformed flags of any verb are usage errors (exit 2), and
 	// so are typed values outside their range (ranges.go).
-	var walk func([]*cli.Command)
-	walk = func(cs []*cli.Command) {
+	var walk func(string, []*cli.Command)
+	walk = func(prefix string, cs []*cli.Command) {
 		for _, c := range cs {
 			if c.OnUsageError == nil {
 				c.OnUsageError = app.OnUsageError
 			}
 			if c.Before == nil {
-				c.Before = checkFlags
+				c.Before = checkFlags(prefix + c.Name)
 			}
-			walk(c.Subcommands)
+			walk(prefix+c.Name+" ", c.Subcommands)
 		}
 	}
-	walk(app.Commands)
+	walk("", app.Commands)
 	return app
 }

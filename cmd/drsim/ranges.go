@@ -76,10 +76,11 @@ var inf = math.Inf(1)
 
 var traceProcsRange = sim.Range{Flag: "procs", What: "machine size in processors", Min: 1, Max: math.MaxInt32, Zero: "the trace header's size"}
 
-// flagRange returns the range of flag name of command cmd: the verb's own
-// entry, else, for the commands built on simFlags, the Spec's.
-func flagRange(cmd *cli.Command, name string) (*sim.Range, bool) {
-	rs := verbRanges[cmd.FullName()]
+// flagRange returns the range of flag name of command cmd (full name verb,
+// e.g. "contract verify"): the verb's own entry, else, for the commands
+// built on simFlags, the Spec's.
+func flagRange(verb string, cmd *cli.Command, name string) (*sim.Range, bool) {
+	rs := verbRanges[verb]
 	if i := slices.IndexFunc(rs, func(r sim.Range) bool { return r.Flag == name }); i >= 0 {
 		return &rs[i], true
 	}
@@ -99,14 +100,20 @@ func hasSimFlags(cmd *cli.Command) bool {
 	return slices.ContainsFunc(cmd.Flags, func(f cli.Flag) bool { return f.Names()[0] == "dr-events" })
 }
 
-// checkFlags checks every flag the user typed against its range.
-func checkFlags(c *cli.Context) error {
+// checkFlags returns the Before of command verb (its full name, e.g.
+// "contract verify"): it checks every flag the user typed against its
+// range.
+func checkFlags(verb string) cli.BeforeFunc {
+	return func(c *cli.Context) error { return checkTyped(c, verb) }
+}
+
+func checkTyped(c *cli.Context, verb string) error {
 	for _, f := range c.Command.Flags {
 		name := f.Names()[0]
 		if !c.IsSet(name) {
 			continue
 		}
-		r, ok := flagRange(c.Command, name)
+		r, ok := flagRange(verb, c.Command, name)
 		if !ok {
 			continue
 		}
@@ -147,7 +154,8 @@ func isRangedFlag(f cli.Flag) bool {
 		return true
 	case *cli.StringFlag:
 		u := strings.ToLower(f.Usage)
-		return strings.Contains(u, "comma") || strings.Contains(u, "min:max") || strings.Contains(u, "lo:hi")
+		return strings.Contains(u, "comma separated") || strings.Contains(u, "comma-separated") || strings.Contains(u, "comma list") ||
+			strings.Contains(u, "min:max") || strings.Contains(u, "lo:hi")
 	}
 	return false
 }

@@ -207,19 +207,25 @@ func (r *Range) itemErr(s string, v float64, cli bool, which string) error {
 }
 
 // RangeError is a setting outside its valid range: "--idle-w -4: idle
-// power per processor must be (0, 5000] W".
+// power per processor must be in (0, 5000] W" on the command line,
+// "idle_w = -4: …" in an experiment file.
 type RangeError struct {
 	Name, Value, Msg string
 }
 
-func (e *RangeError) Error() string     { return fmt.Sprintf("%s %s: %s", e.Name, e.Value, e.Msg) }
+func (e *RangeError) Error() string {
+	if strings.HasPrefix(e.Name, "--") {
+		return fmt.Sprintf("%s %s: %s", e.Name, e.Value, e.Msg)
+	}
+	return fmt.Sprintf("%s = %s: %s", e.Name, e.Value, e.Msg) // an experiment-file key
+}
 func (e *RangeError) ConfigError() bool { return true }
 
 // Hints for values that look like a unit mistake.
 
 // HintMHz: a frequency typed in MHz (2700 for 2.7 GHz).
 func HintMHz(v float64) string {
-	if v > 10 && v/1000 <= 10 {
+	if v >= 100 && v/1000 <= MaxGHz {
 		return fmt.Sprintf("did you mean %s GHz?", num(v/1000))
 	}
 	return ""
