@@ -234,7 +234,7 @@ func HintMHz(v float64) string {
 // HintWatts: a package power typed in mW (80000 for 80 W) or kW (0.25 for 250 W).
 func HintWatts(v float64) string {
 	switch {
-	case v > 5000 && v/1000 <= 5000:
+	case v >= 10000 && v/1000 <= MaxPackageW:
 		return fmt.Sprintf("did you mean %s W (mW typed)?", num(v/1000))
 	case v > 0 && v < 1:
 		return fmt.Sprintf("did you mean %s W (kW typed)?", num(v*1000))
@@ -244,7 +244,7 @@ func HintWatts(v float64) string {
 
 // HintPercent: a fraction typed as a percentage (80 for 0.8).
 func HintPercent(v float64) string {
-	if v > 1 && v <= 100 {
+	if v >= 2 && v <= 100 {
 		return fmt.Sprintf("did you mean %s (a fraction, not a percentage)?", num(v/100))
 	}
 	return ""
