@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -158,4 +160,58 @@ func isRangedFlag(f cli.Flag) bool {
 			strings.Contains(u, "min:max") || strings.Contains(u, "lo:hi")
 	}
 	return false
+}
+
+// writeRangesDoc writes the ranges as the Markdown tables of
+// docs/flag-ranges.md (TestFlagRangesDoc keeps that file current).
+func writeRangesDoc(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("# Flag ranges\n\n")
+	b.WriteString("Generated from `scheduler/sim/ranges.go` and `cmd/drsim/ranges.go` by\n")
+	b.WriteString("`go test ./cmd/drsim -run TestFlagRangesDoc -update`; do not edit by hand.\n\n")
+	b.WriteString("A value outside its range is refused before anything runs (exit 2), with one line naming the\n")
+	b.WriteString("flag, the value, the range and, for a likely unit slip, the fix. Where \"0 means\" is given, 0 is the\n")
+	b.WriteString("default when the flag (or key) is left out; a 0 typed on the command line or written in an\n")
+	b.WriteString("experiment file is refused unless marked *(typed 0 accepted)*.\n\n")
+	b.WriteString("## Simulation flags (run, compare, contract) and experiment-file keys (sweep)\n\n")
+	rangeTable(&b, sim.SpecRanges, true)
+	verbs := make([]string, 0, len(verbRanges))
+	for v := range verbRanges {
+		verbs = append(verbs, v)
+	}
+	slices.Sort(verbs)
+	for _, v := range verbs {
+		fmt.Fprintf(&b, "\n## drsim %s\n\n", v)
+		rangeTable(&b, verbRanges[v], false)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func rangeTable(b *strings.Builder, rs []sim.Range, keys bool) {
+	if keys {
+		b.WriteString("| flag | key | value | valid | 0 means |\n|---|---|---|---|---|\n")
+	} else {
+		b.WriteString("| flag | value | valid | 0 means |\n|---|---|---|---|\n")
+	}
+	for _, r := range rs {
+		valid, what := r.Interval(), r.What
+		switch r.Kind {
+		case sim.List:
+			valid = "each of a comma list: " + valid
+		case sim.Grid:
+			valid = "MIN:MAX:STEP, MIN and MAX " + valid
+		case sim.Parsed:
+			valid, what = "checked by "+r.Parser, ""
+		}
+		zero := r.Zero
+		if zero != "" && r.ZeroTyped {
+			zero += " *(typed 0 accepted)*"
+		}
+		fmt.Fprintf(b, "| `--%s` |", r.Flag)
+		if keys {
+			fmt.Fprintf(b, " `%s` |", r.Key)
+		}
+		fmt.Fprintf(b, " %s | %s | %s |\n", what, strings.ReplaceAll(valid, "|", "\\|"), zero)
+	}
 }

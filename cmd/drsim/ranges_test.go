@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -254,5 +255,24 @@ func TestFlagRangeMessages(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("drsim %s: range error %q, want %q (error %v)", strings.Join(tc.args, " "), got, tc.want, err)
 		}
+	}
+}
+
+// docs/flag-ranges.md is the ranges' documentation, generated from the
+// tables: -update rewrites it.
+func TestFlagRangesDoc(t *testing.T) {
+	var b bytes.Buffer
+	if err := writeRangesDoc(&b); err != nil {
+		t.Fatal(err)
+	}
+	const doc = "../../docs/flag-ranges.md"
+	if goldenUpdate() {
+		if err := os.WriteFile(doc, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(doc)
+	if err != nil || !bytes.Equal(want, b.Bytes()) {
+		t.Errorf("%s is not the ranges' documentation (%v): go test ./cmd/drsim -run TestFlagRangesDoc -update", doc, err)
 	}
 }
