@@ -8,18 +8,20 @@ import (
 	"drsim/workloads"
 )
 
-// noteModels says on w, once per (app, knob), which power models a run of
-// spec asks for settings outside the range they were fitted on; the
-// summary records the same (model_extrapolation). Errors are left to the
-// run, which reports them.
-func noteModels(w io.Writer, spec sim.Spec) {
-	es, err := sim.Extrapolations(spec)
-	if err != nil {
-		return
-	}
+// noteModels says on w, once per (app, knob), which power models a run
+// asks for settings outside the range they were fitted on
+// (sim.Extrapolations; the summary records the same, model_extrapolation).
+func noteModels(w io.Writer, es []sim.Extrapolation) {
 	for _, e := range es {
 		fmt.Fprintf(w, "drsim: warning: power model outside its fitted range: %s\n", e)
 	}
+}
+
+// specExtrapolations returns sim.Extrapolations(spec), or none when the
+// spec fails to build (the run reports why).
+func specExtrapolations(spec sim.Spec) []sim.Extrapolation {
+	es, _ := sim.Extrapolations(spec)
+	return es
 }
 
 // noteMachine says on w where the machine size came from when nothing

@@ -43,7 +43,7 @@ var runCommand = &cli.Command{
 		}
 		defer closeTrace()
 		noteMachine(c.App.ErrWriter, spec, tr) // notes.go
-		noteModels(c.App.ErrWriter, spec)
+		noteModels(c.App.ErrWriter, specExtrapolations(spec))
 		out, err := newRunOutputs(c.String("out"), c.Bool("force"))
 		if err != nil {
 			return err

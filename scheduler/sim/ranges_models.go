@@ -111,3 +111,25 @@ func MachineSource(s Spec, tr *workloads.Trace) string {
 	}
 	return tr.MachineSource
 }
+
+// CompareExtrapolations returns the model extrapolations of a comparison's
+// runs: each policy's, once each, in policy order.
+func CompareExtrapolations(cfg CompareConfig) []Extrapolation {
+	var out []Extrapolation
+	seen := map[string]bool{} // membership only; out keeps policy order
+	for _, p := range cfg.Policies {
+		s := cfg.Base
+		applyPolicy(&s, p)
+		es, err := Extrapolations(s)
+		if err != nil {
+			continue // the run reports it
+		}
+		for _, e := range es {
+			if k := e.String(); !seen[k] {
+				seen[k] = true
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}

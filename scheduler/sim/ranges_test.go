@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"drsim/powercap"
 )
 
 // Every numeric Spec field, and the two that hold lists of numbers, has a
@@ -161,5 +163,24 @@ func TestRunRecordsProvenance(t *testing.T) {
 	tr := toyTrace("")
 	if _, err := Run(context.Background(), Spec{IdleW: -4}, tr, Outputs{}); err == nil || err.Error() != "idle_w = -4: idle power per processor must be in (0, 5000] W" {
 		t.Errorf("Run with idle_w -4: %v", err)
+	}
+}
+
+// A comparison warns once per model, for the policies that use it: the
+// cap policies use cap tables (inside the fitted 80..250 W), the DVFS ones
+// frequency tables (xsbench outside).
+func TestCompareExtrapolations(t *testing.T) {
+	for _, tc := range []struct {
+		policies []string
+		n        int
+	}{
+		{[]string{"powercap-dr", "powercap-uniform"}, 0},
+		{[]string{"performance", "powersave", "dr"}, 1},
+		{[]string{"powercap-dr", "dr"}, 1},
+	} {
+		es := CompareExtrapolations(CompareConfig{Policies: tc.policies})
+		if len(es) != tc.n || (tc.n == 1 && (es[0].App != "xsbench" || es[0].Knob != powercap.Freq)) {
+			t.Errorf("CompareExtrapolations(%v) = %v, want %d (xsbench freq)", tc.policies, es, tc.n)
+		}
 	}
 }
