@@ -133,3 +133,19 @@ func CompareExtrapolations(cfg CompareConfig) []Extrapolation {
 	}
 	return out
 }
+
+// ExtrapolationAt reports whether p's model for k is asked outside its
+// fitted range at x (drsim predict), as an Extrapolation.
+func ExtrapolationAt(p *powercap.Profile, k powercap.Knob, x float64) (Extrapolation, bool) {
+	m := p.Model(k)
+	if m == nil || !p.Outside(k, x) {
+		return Extrapolation{}, false
+	}
+	e := Extrapolation{App: p.Name, Knob: k, XMin: m.XMin, XMax: m.XMax, Lo: math.NaN(), Hi: math.NaN()}
+	if x < m.XMin {
+		e.Lo = x
+	} else {
+		e.Hi = x
+	}
+	return e, true
+}
