@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"drsim/powercap"
@@ -113,11 +114,18 @@ func MachineSource(s Spec, tr *workloads.Trace) string {
 }
 
 // CompareExtrapolations returns the model extrapolations of a comparison's
-// runs: each policy's, once each, in policy order.
+// runs: each policy's, once each, in policy order. Like Compare, it counts
+// the baselines every comparison runs (performance and powersave, and
+// their cap versions with a cap policy).
 func CompareExtrapolations(cfg CompareConfig) []Extrapolation {
+	pols := cfg.Policies
+	if len(pols) == 0 {
+		pols = []string{"performance", "powersave", "dr"}
+	}
+	pols = append(append(slices.Clone(pols), "performance", "powersave"), capBaselines(pols)...)
 	var out []Extrapolation
 	seen := map[string]bool{} // membership only; out keeps policy order
-	for _, p := range cfg.Policies {
+	for _, p := range pols {
 		s := cfg.Base
 		applyPolicy(&s, p)
 		es, err := Extrapolations(s)

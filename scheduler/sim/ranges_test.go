@@ -166,15 +166,17 @@ func TestRunRecordsProvenance(t *testing.T) {
 	}
 }
 
-// A comparison warns once per model, for the policies that use it: the
-// cap policies use cap tables (inside the fitted 80..250 W), the DVFS ones
-// frequency tables (xsbench outside).
+// A comparison warns once per model, for the runs that use it: the cap
+// policies use cap tables (inside the fitted 80..250 W), the DVFS ones
+// frequency tables (xsbench outside), and every comparison runs the DVFS
+// baselines performance and powersave.
 func TestCompareExtrapolations(t *testing.T) {
 	for _, tc := range []struct {
 		policies []string
 		n        int
 	}{
-		{[]string{"powercap-dr", "powercap-uniform"}, 0},
+		{[]string{"powercap-dr", "powercap-uniform"}, 1},
+		{nil, 1},
 		{[]string{"performance", "powersave", "dr"}, 1},
 		{[]string{"powercap-dr", "dr"}, 1},
 	} {
