@@ -6,12 +6,25 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"runtime/debug"
 	"slices"
 )
 
 // Summary accumulates a run's metrics from its Records. Energy and power
 // fields are filled in by the caller (the engine owns the power meter).
 type Summary struct {
+	// Provenance: the build that made the summary (Build) and how the run
+	// was set up: where the machine size came from ("MaxProcs header",
+	// "largest job (no MaxProcs/MaxNodes header)", "--procs") and the power
+	// models asked outside their fitted range. scripts/ident.sh ignores
+	// these keys when it compares two builds; they come first, so that the
+	// other lines are the same with and without them.
+	DrsimVersion       string   `json:"drsim_version"`
+	VCSRevision        string   `json:"vcs_revision"`
+	VCSModified        bool     `json:"vcs_modified"`
+	MachineSource      string   `json:"machine_size_source,omitempty"`
+	ModelExtrapolation []string `json:"model_extrapolation,omitempty"`
+
 	Policy    string  `json:"policy"`
 	Procs     int     `json:"processors"`
 	Jobs      int     `json:"jobs_simulated"`
@@ -83,7 +96,40 @@ type Split struct {
 
 // NewSummary starts an empty summary.
 func NewSummary(policy string, procs int) *Summary {
-	return &Summary{Policy: policy, Procs: procs, FirstSub: math.Inf(1)}
+	b := Build()
+	return &Summary{Policy: policy, Procs: procs, FirstSub: math.Inf(1),
+		DrsimVersion: b.Version, VCSRevision: b.Revision, VCSModified: b.Modified}
+}
+
+// BuildInfo identifies the binary: its module version ("(devel)" for a
+// build from a checkout) and the VCS revision it was built from.
+type BuildInfo struct {
+	Version   string // module version, "(devel)", or "unknown" without build info
+	Revision  string // vcs.revision; "unknown" when the build recorded none (go run, go test)
+	Modified  bool   // vcs.modified: the work tree had uncommitted changes
+	GoVersion string
+}
+
+// Build reads the running binary's build information (runtime/debug).
+func Build() BuildInfo {
+	b := BuildInfo{Version: "unknown", Revision: "unknown"}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return b
+	}
+	b.GoVersion = bi.GoVersion
+	if bi.Main.Version != "" {
+		b.Version = bi.Main.Version
+	}
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			b.Revision = s.Value
+		case "vcs.modified":
+			b.Modified = s.Value == "true"
+		}
+	}
+	return b
 }
 
 // Record adds one finished job.

@@ -38,7 +38,7 @@ else
 	traces="$tr/hpc2n.swf $tr/HPC2N-2002-2.2-cln.swf.gz $tr/KTH-SP2-1996-2.1-cln.swf.gz $tr/RICC-2010-2.swf.gz $tr/CEA-Curie-2011-2.1-cln.swf.gz"
 fi
 
-strip() { grep -Ev '"(drsim_version|vcs_[a-z_]+|go_version)"' "$1"; }
+strip() { grep -Ev '"(drsim_version|vcs_[a-z_]+|go_version|machine_size_source|model_extrapolation)"|^ +"[^"]*",?$|^  \],?$' "$1"; }
 fail=0 n=0
 for t in $traces; do
 	base=$(basename "$t"); base=${base%%.swf*}

@@ -16,7 +16,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Writer:         stdout,
 		ErrWriter:      stderr,
 		ExitErrHandler: func(*cli.Context, error) {}, // main prints and picks the exit code
-		Flags:          []cli.Flag{cpuProfileFlag, memProfileFlag},
+		Flags:          []cli.Flag{cpuProfileFlag, memProfileFlag, versionFlag},
 		Before: func(c *cli.Context) error {
 			stop, err := startProfile(c)
 			if err != nil {
@@ -41,6 +41,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			if c.Args().Present() {
 				return usagef("unknown command %q (drsim help lists them)", c.Args().First())
 			}
+			if c.Bool("version") {
+				return printVersion(c.App.Writer)
+			}
 			return cli.ShowAppHelp(c)
 		},
 		// One line per verb; each verb lives in its own file.
@@ -59,16 +62,20 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			mergeCommand,
 		},
 	}
-	// Unknown or malformed flags of any verb are usage errors (exit 2).
-	var walk func([]*cli.Command)
-	walk = func(cs []*cli.Command) {
+	// Unknown or malformed flags of any verb are usage errors (exit 2), and
+	// so are typed values outside their range (ranges.go).
+	var walk func(string, []*cli.Command)
+	walk = func(prefix string, cs []*cli.Command) {
 		for _, c := range cs {
 			if c.OnUsageError == nil {
 				c.OnUsageError = app.OnUsageError
 			}
-			walk(c.Subcommands)
+			if c.Before == nil {
+				c.Before = checkFlags(prefix + c.Name)
+			}
+			walk(prefix+c.Name+" ", c.Subcommands)
 		}
 	}
-	walk(app.Commands)
+	walk("", app.Commands)
 	return app
 }

@@ -39,6 +39,7 @@ var compareCommand = &cli.Command{
 				return usageErr(err)
 			}
 		}
+		noteModels(c.App.ErrWriter, sim.CompareExtrapolations(cfg)) // notes.go
 		cmp, err := sim.Compare(c.Context, cfg)
 		if err != nil {
 			return inputOr(err)

@@ -61,6 +61,8 @@ func contractRunAction(c *cli.Context) error {
 	if err != nil {
 		return usageErr(err)
 	}
+	noteMachine(c.App.ErrWriter, cfg.Spec, tr) // notes.go
+	noteModels(c.App.ErrWriter, specExtrapolations(cfg.Spec))
 	res, err := replay.Run(c.Context, cfg, tr)
 	if err != nil {
 		return inputOr(err)

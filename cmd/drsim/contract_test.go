@@ -61,8 +61,8 @@ func TestContractVerifyUsageErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"--types", "0.4,0.2", "--c0", "10", "--menu", "1:1,0:0"}, "strictly increasing"},
-		{[]string{"--types", "0.2,0.4", "--c0", "0", "--menu", "1:1,0:0"}, "c0 = 0"},
-		{[]string{"--types", "0.2,0.4", "--c0", "-3", "--menu", "1:1,0:0"}, "c0 = -3"},
+		{[]string{"--types", "0.2,0.4", "--c0", "0", "--menu", "1:1,0:0"}, "--c0 0: inconvenience scale c0 must be > 0"},
+		{[]string{"--types", "0.2,0.4", "--c0", "-3", "--menu", "1:1,0:0"}, "--c0 -3: inconvenience scale c0 must be > 0"},
 		{[]string{"--types", "0.2,x", "--c0", "1", "--menu", "1:1,0:0"}, `--types: item 2 "x"`},
 		{[]string{"--types", "0.2,0.4", "--c0", "1", "--menu", "1:1,0"}, `--menu: bundle 2 "0"`},
 		{[]string{"--types", "0.2,0.4", "--c0", "1", "--menu", "1:1"}, "1 bundles for 2 types"},

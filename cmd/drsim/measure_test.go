@@ -142,7 +142,7 @@ func TestMeasureCLIErrors(t *testing.T) {
 		{[]string{"--root", root, "--caps", "100"}, "measure: no command to measure (usage: drsim measure --caps 80,100 [flags] -- COMMAND [ARG...])", exitInput},
 		{[]string{"--root", root, "--caps", "100", "--"}, "measure: no command to measure (usage: drsim measure --caps 80,100 [flags] -- COMMAND [ARG...])", exitInput},
 		{[]string{"--root", root, "--caps", "100:x:5", "--", "true"}, `measure: --caps: rapl: caps "100:x:5": item 1 ("100:x:5"): hi: invalid syntax`, exitInput},
-		{[]string{"--root", root, "--caps", "100", "--repeat", "0", "--", "true"}, "measure: --repeat 0: want at least 1", exitInput},
+		{[]string{"--root", root, "--caps", "100", "--repeat", "0", "--", "true"}, "--repeat 0: runs per cap must be in [1, 1000000]", exitInput},
 		{[]string{"--root", empty, "--caps", "100", "--", "true"}, "measure: no RAPL zones under " + empty + " (this machine has no Intel RAPL powercap interface)", exitRuntime},
 		{[]string{"--root", root, "--zone", "dram", "--caps", "100", "--", "true"}, `rapl: no zone "dram" under ` + root + ` (known: package-0 (intel-rapl:0))`, exitRuntime},
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"drsim/powercap"
+	"drsim/scheduler/sim"
 )
 
 var predictCommand = &cli.Command{
@@ -42,6 +43,9 @@ var predictCommand = &cli.Command{
 		p, err := powercap.Lookup(profiles, c.String("app"))
 		if err != nil {
 			return usageErr(err)
+		}
+		if e, ok := sim.ExtrapolationAt(&p, knob, x); ok {
+			noteModels(c.App.ErrWriter, []sim.Extrapolation{e}) // notes.go
 		}
 		v, err := powercap.Predict(&p, knob, x, c.String("quantity"), c.Int("nodes"))
 		if err != nil {

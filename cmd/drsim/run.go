@@ -42,6 +42,8 @@ var runCommand = &cli.Command{
 			return usageErr(err)
 		}
 		defer closeTrace()
+		noteMachine(c.App.ErrWriter, spec, tr) // notes.go
+		noteModels(c.App.ErrWriter, specExtrapolations(spec))
 		out, err := newRunOutputs(c.String("out"), c.Bool("force"))
 		if err != nil {
 			return err

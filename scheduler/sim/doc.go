@@ -12,7 +12,10 @@
 // stream.go (Open: traces over 32 MiB stream from the file), limits.go and
 // events_csv.go (DR events: files, random, daily), compare*.go (drsim
 // compare), powercap*.go (cap modes, RAPL window, malleability), network.go
-// (the netmodel adapter), nodepower.go, hooks.go.
+// (the netmodel adapter), nodepower.go, hooks.go, ranges.go (the valid
+// range of every numeric setting, Spec.Validate; the CLI checks its flags
+// against the same table) and ranges_models.go (model extrapolation and the
+// machine-size source a run records in its summary).
 //
 // This package reads trace and model files (through workloads and
 // powercap); it writes only to the io.Writers it is given.

@@ -49,6 +49,9 @@ func Load(s Spec) (*workloads.Trace, error) {
 // readOptions turns the spec's trace options into reader options.
 func readOptions(d Spec) (workloads.Options, error) {
 	opt := workloads.Options{MaxJobs: d.Jobs, MachineProcs: int64(d.Procs)}
+	if err := d.Validate(); err != nil { // ranges.go
+		return opt, err
+	}
 	switch d.ProcsField {
 	case "req":
 	case "alloc":
@@ -99,6 +102,9 @@ type Result struct {
 // Run simulates tr (from Load) under s.
 func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result, error) {
 	d := s.withDefaults()
+	if err := d.Validate(); err != nil { // ranges.go
+		return nil, err
+	}
 	procs := int(tr.MachineProcs)
 	if d.Procs > 0 {
 		procs = d.Procs
@@ -139,6 +145,7 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 	}
 
 	sum := results.NewSummary(d.Policy, procs)
+	sum.MachineSource, sum.ModelExtrapolation = MachineSource(d, tr), extrapolationStrings(pw.extrap) // ranges_models.go
 	recs := results.Recorders{sum}
 	var jobs *results.JobsCSV
 	var async *results.Async
@@ -259,7 +266,8 @@ type power struct {
 	tables []powercap.Table
 	appOf  func(*workloads.Job) int
 	idleW  float64
-	used   []bool // the app map can choose tables[i]
+	used   []bool          // the app map can choose tables[i]
+	extrap []Extrapolation // models asked outside their fitted range (ranges_models.go)
 }
 
 // peakW is the cluster's peak power: every processor busy with the most
@@ -330,6 +338,11 @@ func buildPower(d Spec, procs int) (*power, error) {
 			return nil, fmt.Errorf("idle power %g W per processor is above app %s's power at its lowest level (%g W)", p.idleW, p.names[i], t.Min().Power)
 		}
 	}
+	knob := powercap.Freq
+	if capMode(d) {
+		knob = powercap.Cap
+	}
+	p.extrap = extrapolations(knob, usable, p.tables, p.used)
 	return p, nil
 }
 

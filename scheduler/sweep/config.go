@@ -142,12 +142,18 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %s: %v", name, keyLine(data, toml.Key{f.key}), f.key, err)
 		}
+		if err := checkRanges(f.key, vals...); err != nil { // sim.SpecRanges: refused before any cell runs
+			return nil, fmt.Errorf("%s:%d: %v", name, keyLine(data, toml.Key{f.key}), err)
+		}
 		c.Dims = append(c.Dims, Dim{Key: f.key, Values: vals})
 	}
 	base := v.Elem().FieldByName("Baseline").Interface().(map[string]*raw)
 	for _, f := range specFields {
 		if r, ok := base[f.key]; ok {
 			x, err := convert(f.typ, r.v)
+			if err == nil {
+				err = checkRanges(f.key, x)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("%s:%d: baseline.%s: %v", name, keyLine(data, toml.Key{"baseline"}), f.key, err)
 			}
@@ -162,6 +168,18 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// checkRanges checks values given for key against its range (a 0 written
+// in the file counts as typed: it cannot mean the default).
+func checkRanges(key string, vals ...any) error {
+	r, ok := sim.SpecRange(key)
+	for i := 0; ok && i < len(vals); i++ {
+		if err := sim.CheckValue(r, vals[i], true, false); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // convertList converts a scalar or a non-empty list of values of f's type.
