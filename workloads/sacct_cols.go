@@ -96,6 +96,10 @@ func (r *Reader) detect(line []byte) (bool, error) {
 		if !isSacctHeader(line) {
 			return false, nil
 		}
+	case FormatSacct:
+		if !isSacctHeader(line) {
+			return false, fmt.Errorf("%s:%d: not a sacct log: the first line is not a sacct --parsable2 header (JobID|...|Submit|...)", r.opt.File, r.rep.Lines)
+		}
 	}
 	sc, err := newSacctState(bytes.TrimRight(line, "\r\n"), r.opt, r.rep.Lines)
 	if err != nil {
