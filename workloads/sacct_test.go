@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"drsim/internal/sharedtest"
 )
 
 // sacctLog is sacct -P -X output in the shape Slurm 22.05 writes it
@@ -361,4 +363,143 @@ func TestSacctPipe(t *testing.T) {
 	if _, ok, err := OpenPipe(path, Options{}); ok || err != nil {
 		t.Errorf("OpenPipe without --procs = %v, %v; want false, nil", ok, err)
 	}
+}
+
+// TestSacctRoundTrip: a real SWF trace written as a sacct log and read
+// back gives the same jobs, field by field, for everything sacct can say
+// (not AvgCPU, UsedMem, ReqMem, Exe, Preceding, Think; names stand for
+// the numbers).
+func TestSacctRoundTrip(t *testing.T) {
+	path := sharedtest.Path(t, "traces/RICC-2010-2.swf.gz")
+	swf, err := LoadFile(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteSacct(&b, swf, nil); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(&b, Options{File: "ricc.sacct", MachineProcs: swf.MachineProcs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Jobs) != len(swf.Jobs) || back.Report.Dropped != 0 || back.Header.UnixStartTime != swf.Header.UnixStartTime {
+		t.Fatalf("%d jobs (%d dropped), start %d; want %d, 0, %d", len(back.Jobs), back.Report.Dropped,
+			back.Header.UnixStartTime, len(swf.Jobs), swf.Header.UnixStartTime)
+	}
+	name := func(tab []string, i int64, prefix string) string {
+		if i < 0 {
+			return ""
+		}
+		if tab != nil {
+			return Name(tab, i)
+		}
+		return prefix + itoa(int(i))
+	}
+	unknown := func(v int64) int64 {
+		if v <= 0 {
+			return -1
+		}
+		return v
+	}
+	bad := 0
+	for i := range swf.Jobs {
+		w, g := swf.Jobs[i], back.Jobs[i]
+		want := Job{Line: int64(i) + 2, ID: w.ID, Submit: w.Submit, Wait: w.Wait, Run: w.Run,
+			AllocProcs: unknown(w.AllocProcs), ReqProcs: unknown(w.ReqProcs), ReqTime: float64(unknown(int64(w.ReqTime))),
+			Status: w.Status, Procs: w.Procs, Estimate: w.Estimate,
+			AvgCPU: -1, UsedMem: -1, ReqMem: -1, Exe: -1, Preceding: -1, Think: -1}
+		if w.Status != 0 && w.Status != 1 && w.Status != 5 {
+			want.Status = -1
+		}
+		g2 := g
+		g2.User, g2.Group, g2.Queue, g2.Partition = 0, 0, 0, 0
+		names := [4][2]string{
+			{name(nil, w.User, "u"), name(back.Names.Users, g.User, "")},
+			{name(nil, w.Group, "a"), name(back.Names.Accounts, g.Group, "")},
+			{name(nil, w.Queue, "q"), name(back.Names.QOS, g.Queue, "")},
+			{name(nil, w.Partition, "p"), name(back.Names.Partitions, g.Partition, "")},
+		}
+		if g2 != want || names[0][0] != names[0][1] || names[1][0] != names[1][1] || names[2][0] != names[2][1] || names[3][0] != names[3][1] {
+			if bad++; bad <= 5 {
+				t.Errorf("job %d:\n swf   %+v\n sacct %+v\n want  %+v\n names %v", i, w, g, want, names)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d jobs differ", bad, len(swf.Jobs))
+	}
+}
+
+var sinkLines int64
+
+// BenchmarkSacctRead reads a generated 1,000,001-line sacct log (header and
+// 10^6 jobs: RICC-2010-2 written by WriteSacct, repeated with shifted times
+// and ids; the Lublin–Feitelson model when DRSIM_SHARED is unset) from
+// memory. lines/s is the figure the issue asks for (>= 1e6).
+func BenchmarkSacctRead(b *testing.B) {
+	data := sacctBenchLog(b, 1_000_000)
+	for _, mode := range []string{"reader", "load"} {
+		b.Run(mode, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if mode == "load" {
+					tr, err := Load(bytes.NewReader(data), Options{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					sinkLines = tr.Report.Lines
+					continue
+				}
+				_, rep, err := Scan(bytes.NewReader(data), Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				sinkLines = rep.Lines
+			}
+			b.ReportMetric(float64(sinkLines)*float64(b.N)/b.Elapsed().Seconds(), "lines/s")
+		})
+	}
+}
+
+// sacctBenchLog writes n jobs as a sacct log into a file under b.TempDir
+// and returns its bytes.
+func sacctBenchLog(b *testing.B, n int) []byte {
+	var src *Trace
+	var err error
+	if os.Getenv(sharedtest.Env) != "" {
+		src, err = LoadFile(sharedtest.Path(b, "traces/RICC-2010-2.swf.gz"), Options{})
+	} else {
+		b.Logf("%s unset: the log is generated from the Lublin–Feitelson model", sharedtest.Env)
+		src, err = Lublin(LublinConfig{Jobs: n})
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr := &Trace{Header: src.Header, Names: src.Names}
+	span := src.Jobs[len(src.Jobs)-1].Submit + 86400
+	for k := 0; len(tr.Jobs) < n; k++ {
+		for _, j := range src.Jobs {
+			if len(tr.Jobs) == n {
+				break
+			}
+			j.ID += int64(k) * 10_000_000
+			j.Submit += float64(k) * span
+			tr.Jobs = append(tr.Jobs, j)
+		}
+	}
+	path := filepath.Join(b.TempDir(), "bench.sacct")
+	var buf bytes.Buffer
+	if err := WriteSacct(&buf, tr, nil); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data
 }
