@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -26,7 +27,8 @@ type sacctState struct {
 	shift  float64                      // add to the submits Next returned (set at the end; see sacctFinish)
 	intern [4]map[string]int64          // name -> 1-based index, per table of Names
 	tables Names                        // partitions, users, accounts, QOS in order of first appearance
-	peak   []peakEvent                  // allocation changes of kept jobs, for the machine size
+	peak   []uint64                     // allocation changes of kept jobs, packed (see addPeak), for the machine size
+	wide   []peakEvent                  // the changes that do not pack
 	prevOK bool                         // a job was kept before (for the unsorted check)
 	vals   [numSacctCols]sacctValueSpan // current line: the value of each understood column
 }
@@ -160,8 +162,7 @@ func (r *Reader) sacctRecord(line []byte) (j Job, keep bool, err error) {
 		return j, false, err
 	}
 	if r.opt.MachineProcs == 0 && j.Run > 0 {
-		t := f.submit + int64(j.Wait)
-		sc.peak = append(sc.peak, peakEvent{t, j.Procs}, peakEvent{t + int64(j.Run), -j.Procs})
+		sc.addPeak(f.submit+int64(j.Wait), int64(j.Run), j.Procs)
 	}
 	r.rep.observe(&j)
 	return j, true, nil
@@ -594,21 +595,68 @@ func (r *Reader) sacctFinish() {
 			}
 		}
 	}
-	if r.rep.MachineProcs > 0 || len(sc.peak) == 0 {
+	if r.rep.MachineProcs > 0 || len(sc.peak)+len(sc.wide) == 0 {
 		return
 	}
-	slices.SortFunc(sc.peak, func(a, b peakEvent) int {
-		if a.t != b.t {
-			return int(min(max(a.t-b.t, -1), 1))
-		}
-		return int(min(max(a.d-b.d, -1), 1)) // ends (negative) before starts
-	})
+	peak := sc.peakAlloc()
+	sc.peak, sc.wide = nil, nil
+	r.rep.MachineProcs, r.rep.MachineSource = peak, "peak concurrent allocation"
+	r.hdr.Warnings = append(r.hdr.Warnings, fmt.Sprintf("%s: a sacct log has no machine size; taken from the peak concurrent allocation (%d processors); give --procs for the real one", r.opt.File, peak))
+}
+
+// Allocation changes pack into one uint64 each, so that a million jobs
+// take 16 MB and sort as integers: (t + 2^32) << 24 | start << 23 | procs,
+// for Unix seconds t in [-2^32, 2^39 - 2^32) and procs below 2^23. At one
+// instant ends (start bit 0) sort before starts, so a job that ends when
+// another starts does not count twice. Changes outside those ranges go to
+// wide, sorted the slow way.
+const (
+	peakTimeOff  = 1 << 32
+	peakTimeMax  = 1<<39 - peakTimeOff
+	peakStartBit = 1 << 23
+)
+
+func (sc *sacctState) addPeak(start, run, procs int64) {
+	end := start + run
+	if start >= -peakTimeOff && end < peakTimeMax && end > start && procs < peakStartBit {
+		sc.peak = append(sc.peak, uint64(start+peakTimeOff)<<24|peakStartBit|uint64(procs), uint64(end+peakTimeOff)<<24|uint64(procs))
+		return
+	}
+	sc.wide = append(sc.wide, peakEvent{start, procs}, peakEvent{end, -procs})
+}
+
+// peakAlloc is the largest sum of processors allocated at one instant.
+func (sc *sacctState) peakAlloc() int64 {
 	var cur, peak int64
-	for _, e := range sc.peak {
+	if len(sc.wide) == 0 {
+		slices.Sort(sc.peak)
+		for _, k := range sc.peak {
+			if d := int64(k & (peakStartBit - 1)); k&peakStartBit != 0 {
+				cur += d
+			} else {
+				cur -= d
+			}
+			peak = max(peak, cur)
+		}
+		return peak
+	}
+	ev := sc.wide
+	for _, k := range sc.peak {
+		e := peakEvent{int64(k>>24) - peakTimeOff, int64(k & (peakStartBit - 1))}
+		if k&peakStartBit == 0 {
+			e.d = -e.d
+		}
+		ev = append(ev, e)
+	}
+	slices.SortFunc(ev, func(a, b peakEvent) int {
+		if c := cmp.Compare(a.t, b.t); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.d, b.d) // ends (negative) before starts
+	})
+	for _, e := range ev {
 		cur += e.d
 		peak = max(peak, cur)
 	}
-	sc.peak = nil
-	r.rep.MachineProcs, r.rep.MachineSource = peak, "peak concurrent allocation"
-	r.hdr.Warnings = append(r.hdr.Warnings, fmt.Sprintf("%s: a sacct log has no machine size; taken from the peak concurrent allocation (%d processors); give --procs for the real one", r.opt.File, peak))
+	return peak
 }

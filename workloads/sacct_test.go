@@ -503,3 +503,34 @@ func sacctBenchLog(b *testing.B, n int) []byte {
 	}
 	return data
 }
+
+func TestPeakAlloc(t *testing.T) {
+	// start, run, procs; hand-computed peaks.
+	type job struct{ start, run, procs int64 }
+	for _, c := range []struct {
+		name string
+		jobs []job
+		want int64
+	}{
+		{"disjoint", []job{{0, 10, 4}, {20, 10, 8}}, 8},
+		{"end meets start", []job{{0, 10, 4}, {10, 10, 8}}, 8}, // the end at 10 frees before the start at 10
+		{"overlap", []job{{0, 10, 4}, {5, 10, 8}, {9, 1, 2}}, 14},
+		{"nested", []job{{0, 100, 1}, {10, 10, 2}, {15, 1, 3}, {50, 5, 5}}, 6},
+		{"before 1970", []job{{-100, 50, 3}, {-60, 100, 4}}, 7},
+		{"huge job", []job{{0, 10, 1 << 23}, {5, 10, 1}}, 1<<23 + 1}, // does not pack: the slow path
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var packed, wide sacctState
+			for _, j := range c.jobs {
+				packed.addPeak(j.start, j.run, j.procs)
+				wide.wide = append(wide.wide, peakEvent{j.start, j.procs}, peakEvent{j.start + j.run, -j.procs})
+			}
+			if got := packed.peakAlloc(); got != c.want {
+				t.Errorf("packed: peak %d, want %d", got, c.want)
+			}
+			if got := wide.peakAlloc(); got != c.want {
+				t.Errorf("wide: peak %d, want %d", got, c.want)
+			}
+		})
+	}
+}
