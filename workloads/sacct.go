@@ -600,6 +600,9 @@ func (r *Reader) sacctFinish() {
 	}
 	peak := sc.peakAlloc()
 	sc.peak, sc.wide = nil, nil
+	if r.rep.MaxProcs > peak { // a larger job kept without running (KeepUnstarted)
+		return // finish takes the largest job
+	}
 	r.rep.MachineProcs, r.rep.MachineSource = peak, "peak concurrent allocation"
 	r.hdr.Warnings = append(r.hdr.Warnings, fmt.Sprintf("%s: a sacct log has no machine size; taken from the peak concurrent allocation (%d processors); give --procs for the real one", r.opt.File, peak))
 }

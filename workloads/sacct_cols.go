@@ -3,6 +3,7 @@ package workloads
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -134,6 +135,11 @@ func newSacctState(hdr []byte, opt Options, line int64) (*sacctState, error) {
 					sc.col[c] = int16(i)
 				}
 			}
+		}
+	}
+	for i, n := range names {
+		if strings.ContainsFunc(n, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+			names[i] = strconv.Quote(n) // error messages stay one line
 		}
 	}
 	has := func(c sacctCol) bool { return sc.col[c] >= 0 }
