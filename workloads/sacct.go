@@ -176,6 +176,7 @@ type sacctFields struct {
 	id                            int64
 	submit, start, end            int64 // Unix seconds
 	startOK, endOK                bool
+	started                       bool  // startOK, and the job was allocated something (AllocTRES)
 	elapsed                       int64 // s, -1 unknown
 	limit                         int64 // s, -1 unlimited
 	nnodes, ncpus, reqcpus        int64 // -1 unknown
@@ -290,6 +291,16 @@ func (f *sacctFields) parse(sc *sacctState, line []byte) (sacctCol, error) {
 	if f.elapsed < 0 && f.startOK && f.endOK {
 		f.elapsed = f.end - f.start
 	}
+	// A job cancelled while pending has Start None, or sometimes Start =
+	// End (Slurm 22.05, testdata/sacct/README.md); either way it was
+	// allocated nothing, so its AllocTRES is empty. Without that column, a
+	// cancelled job with Start = End and no Elapsed counts as never started.
+	f.started = f.startOK
+	if b, ok := sc.v(line, colAllocTRES); ok {
+		f.started = f.started && len(b) > 0
+	} else if f.state == StateCancelled && f.elapsed == 0 && f.endOK && f.start == f.end {
+		f.started = false
+	}
 	return 0, nil
 }
 
@@ -304,7 +315,7 @@ func orSyntax(err error) error {
 func (f *sacctFields) fill(sc *sacctState, line []byte, j *Job) {
 	j.ID = f.id
 	j.Wait, j.Run = -1, -1
-	if f.startOK {
+	if f.started {
 		j.Wait = float64(f.start - f.submit)
 		j.Run = float64(f.elapsed)
 	}
@@ -460,10 +471,10 @@ func (r *Reader) sacctDropReason(f *sacctFields, j *Job) (Reason, sacctCol, bool
 	sc := r.sc
 	done := stateInfo[f.state].done
 	switch {
-	case !f.startOK && done && r.opt.KeepUnstarted:
+	case !f.started && done && r.opt.KeepUnstarted:
 		j.Run, j.Wait = 0, -1 // kept: a submit that never ran
 		r.derive(j)
-	case !f.startOK:
+	case !f.started:
 		if !done {
 			return NotFinished, colState, true
 		}

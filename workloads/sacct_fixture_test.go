@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestSacctRealFixtures reads the sacct dumps of a real Slurm 22.05 with
@@ -26,6 +27,7 @@ func TestSacctRealFixtures(t *testing.T) {
 		t.Fatal(err)
 	}
 	truth := readTruth(t, truthFile, string(raw))
+	loc := fixtureZone(t, filepath.Join(dir, "VERSIONS"))
 	logs, _ := filepath.Glob(filepath.Join(dir, "*.sacct"))
 	if len(logs) == 0 {
 		t.Fatalf("%s: no *.sacct files beside truth.csv", dir)
@@ -33,7 +35,7 @@ func TestSacctRealFixtures(t *testing.T) {
 	for _, path := range logs {
 		for _, keep := range []bool{false, true} {
 			t.Run(filepath.Base(path)+map[bool]string{false: "", true: "/keep-unstarted"}[keep], func(t *testing.T) {
-				tr, err := LoadFile(path, Options{ProcsField: ProcsAlloc, KeepUnstarted: keep})
+				tr, err := LoadFile(path, Options{ProcsField: ProcsAlloc, KeepUnstarted: keep, TZ: loc})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -41,6 +43,27 @@ func TestSacctRealFixtures(t *testing.T) {
 			})
 		}
 	}
+}
+
+// fixtureZone reads the zone the daemons ran in from VERSIONS ("zone:
+// Europe/Paris (CET+0100)"): the dumps' times are wall clock in it.
+func fixtureZone(t *testing.T, path string) *time.Location {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if z, ok := strings.CutPrefix(l, "zone: "); ok {
+			loc, err := time.LoadLocation(strings.Fields(z)[0])
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			return loc
+		}
+	}
+	t.Fatalf("%s: no zone line", path)
+	return nil
 }
 
 // truthRow is one line of truth.csv (see .ci/slurm/jobcomp2truth.sh).

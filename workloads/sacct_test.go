@@ -172,14 +172,36 @@ func TestSacctColumnOrderAndSpelling(t *testing.T) {
 	for _, drop := range []string{"Start", "End", "Elapsed"} {
 		keep := slices.DeleteFunc(slices.Clone(all), func(s string) bool { return s == drop })
 		tr := loadSacct(t, permute(t, sacctLog, keep), Options{})
-		// Without Start the pending-cancelled job 8 has End 10:00:30 and
-		// Elapsed 0: it reads as a started job that ran 0 s.
-		if drop == "Start" {
-			if tr.Report.Count(RunZero) != 2 || tr.Report.Count(NotStarted) != 0 {
-				t.Errorf("without Start: %d run=0, %d never started; want 2, 0", tr.Report.Count(RunZero), tr.Report.Count(NotStarted))
-			}
+		// Without Start, the job cancelled while pending (8) still reads as
+		// never started: its AllocTRES is empty.
+		if tr.Report.Count(RunZero) != 1 || tr.Report.Count(NotStarted) != 1 {
+			t.Errorf("without %s: %d run=0, %d never started; want 1, 1", drop, tr.Report.Count(RunZero), tr.Report.Count(NotStarted))
 		}
 		diffJobs(t, tr.Jobs, sacctJobs)
+	}
+}
+
+// TestSacctStartEqualsEnd: Slurm 22.05 can record a job cancelled while
+// pending with Start = End instead of Start None (testdata/sacct job 21);
+// its empty AllocTRES says it never ran. Without AllocTRES, CANCELLED with
+// Start = End and Elapsed 0 says the same.
+func TestSacctStartEqualsEnd(t *testing.T) {
+	for _, src := range []string{
+		"JobIDRaw|Submit|Start|End|Elapsed|Timelimit|NNodes|NCPUS|AllocTRES|State\n" +
+			"1|2024-03-01T10:00:00|2024-03-01T10:00:00|2024-03-01T10:01:00|00:01:00|00:05:00|1|4|cpu=4,node=1|COMPLETED\n" +
+			"21|2024-03-01T10:00:10|2024-03-01T10:00:14|2024-03-01T10:00:14|00:00:00|00:01:00|4|4||CANCELLED by 0\n",
+		"JobIDRaw|Submit|Start|End|Elapsed|Timelimit|NNodes|NCPUS|State\n" +
+			"1|2024-03-01T10:00:00|2024-03-01T10:00:00|2024-03-01T10:01:00|00:01:00|00:05:00|1|4|COMPLETED\n" +
+			"21|2024-03-01T10:00:10|2024-03-01T10:00:14|2024-03-01T10:00:14|00:00:00|00:01:00|4|4|CANCELLED by 0\n",
+	} {
+		tr := loadSacct(t, src, Options{})
+		if tr.Report.Count(NotStarted) != 1 || tr.Report.Count(RunZero) != 0 || len(tr.Jobs) != 1 {
+			t.Errorf("%d never started, %d run=0, %d kept; want 1, 0, 1", tr.Report.Count(NotStarted), tr.Report.Count(RunZero), len(tr.Jobs))
+		}
+		tr = loadSacct(t, src, Options{KeepUnstarted: true})
+		if j := tr.Jobs[1]; len(tr.Jobs) != 2 || j.ID != 21 || j.Submit != 10 || j.Wait != -1 || j.Run != 0 || j.Status != 5 {
+			t.Errorf("kept unstarted: %+v", tr.Jobs)
+		}
 	}
 }
 
