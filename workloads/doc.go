@@ -66,7 +66,9 @@
 // index Trace.Names in order of first appearance. Time 0 is the earliest
 // kept submit (Header.UnixStartTime, with TimeZoneString the zone): a
 // Reader counts from its first kept job and Load shifts to the earliest
-// (Reader.Shift). Jobs that never started are dropped ("never started"),
+// (Reader.Shift). Jobs that never started (Start None or Unknown, or an
+// empty AllocTRES: Slurm 22.05 may write Start = End for a job cancelled
+// while pending) are dropped ("never started"),
 // or kept with Run 0 and Wait -1 under Options.KeepUnstarted; jobs not
 // finished when the log was taken are dropped ("not finished"); then the
 // SWF reasons apply (Submit may be negative before the shift, so
