@@ -259,6 +259,9 @@ func (f *sacctFields) parse(sc *sacctState, line []byte) (sacctCol, error) {
 	}{{colNNodes, &f.nnodes}, {colNCPUS, &f.ncpus}, {colReqCPUS, &f.reqcpus}} {
 		*c.dst = -1
 		if b, ok := sc.v(line, c.c); ok {
+			if i := bytes.IndexByte(b, '-'); c.c == colNNodes && i > 0 {
+				b = b[:i] // a pending job's node range "1-2": its minimum
+			}
 			if *c.dst, err = parseCount(b); err != nil {
 				return c.c, err
 			}

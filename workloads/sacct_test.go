@@ -205,6 +205,17 @@ func TestSacctStartEqualsEnd(t *testing.T) {
 	}
 }
 
+func TestSacctNodeRange(t *testing.T) {
+	src := "JobIDRaw|Submit|Start|End|Timelimit|NNodes|NCPUS|State\n" +
+		"1|2024-03-01T10:00:00|2024-03-01T10:00:00|2024-03-01T10:01:00|10|2-4|8|COMPLETED\n"
+	if tr := loadSacct(t, src, Options{}); tr.Jobs[0].Nodes != 2 {
+		t.Errorf("NNodes 2-4: %d nodes, want 2", tr.Jobs[0].Nodes)
+	}
+	if _, err := Load(strings.NewReader(strings.Replace(src, "|8|", "|8-9|", 1)), Options{File: "r"}); err == nil {
+		t.Error("NCPUS 8-9: no error (only NNodes takes a range)")
+	}
+}
+
 func TestSacctKeepUnstartedAndProcsField(t *testing.T) {
 	tr := loadSacct(t, sacctLog, Options{KeepUnstarted: true})
 	if len(tr.Jobs) != 5 || tr.Report.Dropped != 2 || tr.Report.Count(NotStarted) != 0 {
