@@ -9,8 +9,10 @@
 // Trace), write.go (WriteSWF), lublin.go (the Lublin–Feitelson generator),
 // errors.go (ParseError and its sentinels); sacct_cols.go (format
 // detection, the columns and Slurm states), sacct.go (the sacct line
-// parser and its anomaly policy), sacct_time.go (times, zones,
-// durations), sacct_write.go (WriteSacct, and SWFHeader for sacct → SWF).
+// parser and its anomaly policy), sacct_values.go (job ids, counts, TRES,
+// energy), sacct_time.go (times, zones, durations), sacct_peak.go (the
+// peak concurrent allocation), sacct_write.go (WriteSacct, and SWFHeader
+// for sacct → SWF).
 //
 // Units: times are float64 seconds on the trace's own submit-time scale
 // (integer SWF values stay exact; "552.21" is allowed in float fields),

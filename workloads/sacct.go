@@ -2,9 +2,7 @@ package workloads
 
 import (
 	"bytes"
-	"cmp"
 	"fmt"
-	"slices"
 	"strconv"
 )
 
@@ -370,105 +368,6 @@ func (sc *sacctState) name(t int, line []byte, c sacctCol) int64 {
 	return int64(len(*tab))
 }
 
-// parseJobID reads the numeric job id at the start of "123", "123_4" (an
-// array element) or "123+0" (a heterogeneous job component).
-func parseJobID(b []byte, _ bool) (int64, error) {
-	i := 0
-	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-		i++
-	}
-	if i == 0 || i > 18 || i < len(b) && b[i] != '_' && b[i] != '+' {
-		return 0, wrapf(ErrSyntax, "want a job id such as 123, 123_4 or 123+0")
-	}
-	v, _ := parseDigits(b[:i])
-	return v, nil
-}
-
-// parseCount reads a non-negative integer; "" is -1 (unknown).
-func parseCount(b []byte) (int64, error) {
-	if len(b) == 0 {
-		return -1, nil
-	}
-	v, ok := parseDigits(b)
-	if !ok || v < 0 || b[0] == '+' {
-		return 0, wrapf(ErrSyntax, "want a count")
-	}
-	return v, nil
-}
-
-// parseTRES reads cpu, node and GPU counts from a TRES list such as
-// "billing=1,cpu=1,gres/gpu=2,mem=1000M,node=1"; -1 means absent. GPUs are
-// the untyped gres/gpu count, else the sum of the typed gres/gpu:TYPE ones.
-func parseTRES(b []byte, _ bool) (cpu, node, gpu int64, err error) {
-	cpu, node, gpu = -1, -1, -1
-	typed := int64(-1)
-	for len(b) > 0 {
-		item := b
-		if i := bytes.IndexByte(b, ','); i >= 0 {
-			item, b = b[:i], b[i+1:]
-		} else {
-			b = nil
-		}
-		eq := bytes.IndexByte(item, '=')
-		if eq < 0 {
-			return 0, 0, 0, wrapf(ErrSyntax, "TRES item %q is not key=value", item)
-		}
-		key, val := item[:eq], item[eq+1:]
-		var dst *int64
-		switch {
-		case string(key) == "cpu":
-			dst = &cpu
-		case string(key) == "node":
-			dst = &node
-		case string(key) == "gres/gpu":
-			dst = &gpu
-		case bytes.HasPrefix(key, []byte("gres/gpu:")):
-			v, err := parseCount(val)
-			if err != nil || v < 0 {
-				return 0, 0, 0, wrapf(ErrSyntax, "TRES %s=%q: want a count", key, val)
-			}
-			typed = max(typed, 0) + v
-			continue
-		default:
-			continue
-		}
-		if *dst, err = parseCount(val); err != nil || *dst < 0 {
-			return 0, 0, 0, wrapf(ErrSyntax, "TRES %s=%q: want a count", key, val)
-		}
-	}
-	if gpu < 0 {
-		gpu = typed
-	}
-	return cpu, node, gpu, nil
-}
-
-// parseEnergy reads joules: ConsumedEnergyRaw is an integer;
-// ConsumedEnergy may carry a K, M, G or T suffix (powers of 1000). "" is 0.
-func parseEnergy(b []byte) (float64, error) {
-	if len(b) == 0 {
-		return 0, nil
-	}
-	mul := 1.0
-	switch b[len(b)-1] {
-	case 'K':
-		mul = 1e3
-	case 'M':
-		mul = 1e6
-	case 'G':
-		mul = 1e9
-	case 'T':
-		mul = 1e12
-	}
-	if mul != 1 {
-		b = b[:len(b)-1]
-	}
-	v, k := parseFloat(b)
-	if k != numOK || v < 0 {
-		return 0, wrapf(ErrSyntax, "want joules")
-	}
-	return v * mul, nil
-}
-
 // sacctDropReason returns the first reason to drop j, and the column that
 // shows it.
 func (r *Reader) sacctDropReason(f *sacctFields, j *Job) (Reason, sacctCol, bool) {
@@ -620,61 +519,4 @@ func (r *Reader) sacctFinish() {
 	}
 	r.rep.MachineProcs, r.rep.MachineSource = peak, "peak concurrent allocation"
 	r.hdr.Warnings = append(r.hdr.Warnings, fmt.Sprintf("%s: a sacct log has no machine size; taken from the peak concurrent allocation (%d processors); give --procs for the real one", r.opt.File, peak))
-}
-
-// Allocation changes pack into one uint64 each, so that a million jobs
-// take 16 MB and sort as integers: (t + 2^32) << 24 | start << 23 | procs,
-// for Unix seconds t in [-2^32, 2^39 - 2^32) and procs below 2^23. At one
-// instant ends (start bit 0) sort before starts, so a job that ends when
-// another starts does not count twice. Changes outside those ranges go to
-// wide, sorted the slow way.
-const (
-	peakTimeOff  = 1 << 32
-	peakTimeMax  = 1<<39 - peakTimeOff
-	peakStartBit = 1 << 23
-)
-
-func (sc *sacctState) addPeak(start, run, procs int64) {
-	end := start + run
-	if start >= -peakTimeOff && end < peakTimeMax && end > start && procs < peakStartBit {
-		sc.peak = append(sc.peak, uint64(start+peakTimeOff)<<24|peakStartBit|uint64(procs), uint64(end+peakTimeOff)<<24|uint64(procs))
-		return
-	}
-	sc.wide = append(sc.wide, peakEvent{start, procs}, peakEvent{end, -procs})
-}
-
-// peakAlloc is the largest sum of processors allocated at one instant.
-func (sc *sacctState) peakAlloc() int64 {
-	var cur, peak int64
-	if len(sc.wide) == 0 {
-		slices.Sort(sc.peak)
-		for _, k := range sc.peak {
-			if d := int64(k & (peakStartBit - 1)); k&peakStartBit != 0 {
-				cur += d
-			} else {
-				cur -= d
-			}
-			peak = max(peak, cur)
-		}
-		return peak
-	}
-	ev := sc.wide
-	for _, k := range sc.peak {
-		e := peakEvent{int64(k>>24) - peakTimeOff, int64(k & (peakStartBit - 1))}
-		if k&peakStartBit == 0 {
-			e.d = -e.d
-		}
-		ev = append(ev, e)
-	}
-	slices.SortFunc(ev, func(a, b peakEvent) int {
-		if c := cmp.Compare(a.t, b.t); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.d, b.d) // ends (negative) before starts
-	})
-	for _, e := range ev {
-		cur += e.d
-		peak = max(peak, cur)
-	}
-	return peak
 }
