@@ -22,6 +22,7 @@ TARGETS="
 ./workloads FuzzReader
 ./workloads FuzzLoad
 ./workloads FuzzParseRecord
+./workloads FuzzSacctReader
 ./contracts FuzzPricesCSV
 ./contracts FuzzPricesPJM
 ./contracts FuzzPricesEPF

@@ -47,6 +47,17 @@ type Info struct {
 	MinProcs      int64         `json:"min_procs"`
 	MaxProcs      int64         `json:"max_procs"`
 	Anomalies     []InfoAnomaly `json:"anomalies"`
+
+	// Slurm accounting logs only.
+	Format string      `json:"format,omitempty"`
+	Steps  int64       `json:"job_steps_skipped,omitempty"`
+	States []InfoState `json:"states,omitempty"`
+}
+
+// InfoState counts the jobs (kept or dropped) in one Slurm state.
+type InfoState struct {
+	State string `json:"state"`
+	Count int64  `json:"count"`
 }
 
 // InfoAnomaly is one reason of a Report, for output.
@@ -67,8 +78,17 @@ func NewInfo(h *Header, r *Report) Info {
 	if in.Header == nil {
 		in.Header = []KV{}
 	}
+	in.Format, in.Steps = r.Format, r.Steps
+	for s, n := range r.States {
+		if n > 0 {
+			in.States = append(in.States, InfoState{State(s).String(), n})
+		}
+	}
 	for i, a := range r.Anomalies {
 		reason := Reason(i) // a.Reason is unset while Count is 0
+		if reason.sacctOnly() && r.Format == "" {
+			continue
+		}
 		in.Anomalies = append(in.Anomalies, InfoAnomaly{reason.String(), reason.Dropped(), a.Count, a.First})
 	}
 	return in
@@ -79,6 +99,9 @@ func (in *Info) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	p := func(k, format string, a ...any) { fmt.Fprintf(tw, "%s\t"+format+"\n", append([]any{k}, a...)...) }
 	p("file", "%s", in.File)
+	if in.Format != "" {
+		p("format", "%s", in.Format)
+	}
 	for _, kv := range in.Header {
 		p("header "+kv.Key, "%s", kv.Value)
 	}
@@ -102,6 +125,12 @@ func (in *Info) WriteText(w io.Writer) error {
 		if a.Count > 0 {
 			p("anomaly "+a.Reason, "%d %s, first at %s", a.Count, action, a.First)
 		}
+	}
+	if in.Steps > 0 {
+		p("job steps", "%d lines skipped", in.Steps)
+	}
+	for _, s := range in.States {
+		p("state "+s.State, "%d", s.Count)
 	}
 	for _, w := range in.Warnings {
 		p("warning", "%s", w)

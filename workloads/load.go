@@ -19,8 +19,9 @@ type Trace struct {
 	Names         Names // names behind the numeric identifiers (sacct); empty for SWF
 }
 
-// Load reads every job from r (plain or gzip SWF), keeps at most
-// opt.MaxJobs, and sorts the jobs by submit time.
+// Load reads every job from r (plain or gzip; SWF or a sacct log, see
+// Options.Format), keeps at most opt.MaxJobs, and sorts the jobs by submit
+// time.
 func Load(r io.Reader, opt Options) (*Trace, error) {
 	if opt.File == "" {
 		opt.File = "<input>"
@@ -49,12 +50,17 @@ func Load(r io.Reader, opt Options) (*Trace, error) {
 		}
 		jobs = append(jobs, j)
 	}
+	if d := rd.Shift(); d != 0 {
+		for i := range jobs {
+			jobs[i].Submit += d
+		}
+	}
 	if rd.Report().Count(Unsorted) > 0 {
 		slices.SortStableFunc(jobs, func(a, b Job) int { return cmp.Compare(a.Submit, b.Submit) })
 	}
 	procs, source := rd.Machine()
 	return &Trace{Header: *rd.Header(), Jobs: jobs, Report: *rd.Report(),
-		MachineProcs: procs, MachineSource: source, File: rd.opt.File}, nil
+		MachineProcs: procs, MachineSource: source, File: rd.opt.File, Names: rd.Names()}, nil
 }
 
 // capHint guesses the job count from the header (which may describe the raw

@@ -108,7 +108,7 @@ func (p *Pipe) read(rd *Reader, first Job) {
 			b := pipeBatch{jobs: buf, err: err}
 			if err == io.EOF {
 				procs, source := rd.Machine()
-				b.tr = Trace{Header: *rd.Header(), Report: *rd.Report(), MachineProcs: procs, MachineSource: source, File: rd.opt.File}
+				b.tr = Trace{Header: *rd.Header(), Report: *rd.Report(), MachineProcs: procs, MachineSource: source, File: rd.opt.File, Names: rd.Names()}
 			}
 			select {
 			case p.full <- b:

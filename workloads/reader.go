@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/klauspost/compress/gzip" // API of compress/gzip, about twice as fast to inflate
 )
@@ -35,6 +36,11 @@ type Options struct {
 	Strict        bool          // the first anomaly is an error instead of a count
 	MachineProcs  int64         // machine size override; 0: header MaxProcs, then MaxNodes, then the largest job
 	MaxJobs       int           // stop after this many kept jobs; 0: all
+
+	// Slurm accounting logs (sacct.go).
+	Format        Format         // zero: FormatAuto (a first line "JobID|..." is sacct, anything else SWF)
+	TZ            *time.Location // zone of sacct's zone-less times; nil: UTC
+	KeepUnstarted bool           // keep sacct jobs that never started, with zero runtime; false: drop them
 }
 
 // maxLine bounds one line; a longer one (binary garbage) is an error.
@@ -53,6 +59,8 @@ type Reader struct {
 	seen    []uint64 // bitset of job numbers in [0, len*64)
 	seenBig map[int64]struct{}
 	err     error // sticky: io.EOF or the first error
+	decided bool  // the format is known (Options.Format, or the first non-blank line)
+	sc      *sacctState
 }
 
 // NewReader returns a Reader for r, which may be gzip-compressed (detected
@@ -123,6 +131,26 @@ func (r *Reader) Next() (Job, error) {
 		case i == len(line) || line[i] == '\n':
 			r.rep.Blank++
 			continue
+		case r.sc != nil:
+			j, keep, err := r.sacctRecord(line)
+			if err != nil {
+				r.err = err
+				return Job{}, err
+			}
+			if keep {
+				return j, nil
+			}
+			continue
+		case !r.decided:
+			r.decided = true
+			if isSacct, err := r.detect(line); err != nil {
+				r.err = err
+				return Job{}, err
+			} else if isSacct {
+				continue
+			}
+		}
+		switch {
 		case line[i] == ';':
 			r.rep.Comments++
 			r.hdr.parseComment(bytes.TrimRight(line[i:], "\r\n"), r.where())
@@ -177,6 +205,9 @@ func (r *Reader) finish(err error) error {
 		return fmt.Errorf("%s: no job records (%d header or blank lines only)", r.opt.File, r.rep.Lines)
 	case r.rep.Kept == 0:
 		return fmt.Errorf("%s: all %d job records were dropped (%s)", r.opt.File, r.rep.Records, r.firstDrop())
+	}
+	if r.sc != nil {
+		r.sacctFinish()
 	}
 	if r.rep.MachineProcs == 0 {
 		r.rep.MachineProcs, r.rep.MachineSource = r.rep.MaxProcs, "largest job"

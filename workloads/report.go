@@ -19,6 +19,11 @@ const (
 	Unsorted                       // submit earlier than the previous kept record: kept, re-sorted by Load
 	RunOverRequest                 // run time > requested time: kept (the engine applies --overrun)
 	DuplicateID                    // job number seen before: kept
+
+	// Slurm accounting logs only (sacct.go); checked before the reasons above.
+	NotStarted     // never started (Start None or Unknown): dropped, or kept with zero runtime under Options.KeepUnstarted
+	NotFinished    // still running, pending or suspended when the log was taken (no End): dropped
+	UnlimitedLimit // Timelimit UNLIMITED or Partition_Limit (requested time -1): kept
 	NumReasons
 )
 
@@ -36,7 +41,15 @@ var reasonInfo = [NumReasons]struct {
 	Unsorted:         {"submit out of order", 2, false, ErrInconsistent},
 	RunOverRequest:   {"run_time>requested_time", 4, false, ErrInconsistent},
 	DuplicateID:      {"duplicate job_number", 1, false, ErrInconsistent},
+	NotStarted:       {"never started", 3, true, ErrRange},
+	NotFinished:      {"not finished", 4, true, ErrRange},
+	UnlimitedLimit:   {"no time limit", 9, false, ErrInconsistent},
 }
+
+// sacctOnly reports whether r can only occur in a Slurm accounting log;
+// reports of SWF traces leave such reasons out even at count 0, so their
+// output is unchanged.
+func (r Reason) sacctOnly() bool { return r >= NotStarted && r < NumReasons }
 
 // String is the reason's short name, e.g. "run_time=0".
 func (r Reason) String() string {
@@ -71,6 +84,12 @@ type Report struct {
 	MinProcs, MaxProcs       int64
 	MinEstimate, MaxEstimate float64
 	Truncated                bool // stopped early at Options.MaxJobs
+
+	// Slurm accounting logs only: the format read ("sacct"; "" for SWF),
+	// job-step lines skipped, and the kept and dropped jobs by Slurm state.
+	Format string
+	Steps  int64
+	States [NumStates]int64
 }
 
 func (rep *Report) add(r Reason, line int64) {

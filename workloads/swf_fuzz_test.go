@@ -127,7 +127,7 @@ func readAll(t *testing.T, data []byte, opt Options) ([]Job, *Report, error) {
 func FuzzReader(f *testing.F) {
 	addSWFSeeds(f, func(b []byte) { f.Add(b, false); f.Add(b, true) })
 	f.Fuzz(func(t *testing.T, data []byte, strict bool) {
-		_, _, err := readAll(t, data, Options{File: fuzzFile, Strict: strict})
+		_, _, err := readAll(t, data, Options{File: fuzzFile, Strict: strict, Format: FormatSWF}) // sacct: FuzzSacctReader
 		if err != nil {
 			checkErr(t, err)
 			if pe, ok := errors.AsType[*ParseError](err); ok && (pe.Line < 1 || pe.Field < 1 || pe.Field > numFields+1) {
@@ -145,7 +145,7 @@ func FuzzLoad(f *testing.F) {
 		if gz && bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
 			return // gzip inside gzip: Load reads one layer, as it should
 		}
-		opt := Options{File: fuzzFile}
+		opt := Options{File: fuzzFile, Format: FormatSWF} // sacct: FuzzSacctReader
 		want, _, werr := readAll(t, data, opt)
 		in := data
 		if gz {

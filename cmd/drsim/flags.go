@@ -16,6 +16,9 @@ func simFlags() []cli.Flag {
 		&cli.IntFlag{Name: "procs-per-node", Usage: "processors per node", Value: 1},
 		&cli.StringFlag{Name: "procs-field", Usage: "processor count from SWF field 8 (req) or 5 (alloc), falling back to the other", Value: "req"},
 		&cli.StringFlag{Name: "estimate", Usage: "runtime estimate: requested time (req) or the true runtime (run)", Value: "req"},
+		&cli.StringFlag{Name: "trace-format", Usage: "trace format: auto (a JobID|... header is sacct -P output), swf or sacct (default: auto)"},
+		&cli.StringFlag{Name: "trace-tz", Usage: "time zone of a sacct log's times, e.g. Europe/Paris (default: UTC)"},
+		&cli.BoolFlag{Name: "keep-unstarted", Usage: "keep sacct jobs that never started (cancelled while pending) as submits with zero runtime"},
 		&cli.StringFlag{Name: "overrun", Usage: "jobs running past their requested time: kill (walltime reached) or extend", Value: "kill"},
 		&cli.StringFlag{Name: "policy", Usage: "scheduling policy: fcfs, easy or conservative", Value: "easy"},
 		&cli.StringFlag{Name: "order", Usage: "queue order: submit or sef (shortest estimate first)", Value: "submit"},
@@ -56,6 +59,7 @@ func specFromFlags(c *cli.Context) sim.Spec {
 	return sim.Spec{
 		Trace: c.String("trace"), Jobs: c.Int("jobs"), Procs: c.Int("procs"), ProcsPerNode: c.Int("procs-per-node"),
 		ProcsField: c.String("procs-field"), Estimate: c.String("estimate"), Overrun: c.String("overrun"),
+		TraceFormat: c.String("trace-format"), TraceTZ: c.String("trace-tz"), KeepUnstarted: c.Bool("keep-unstarted"),
 		Policy: c.String("policy"), Order: c.String("order"), Pass: c.String("pass"), Placement: c.String("placement"),
 		Seed: c.Uint64("seed"), Check: c.Bool("check"),
 		DVFS: c.String("dvfs"), AppMap: c.String("app-map"), Models: c.String("models"), PStates: c.String("pstates"),

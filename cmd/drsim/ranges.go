@@ -69,6 +69,7 @@ var verbRanges = map[string][]sim.Range{
 	},
 	"trace info":     {traceProcsRange},
 	"trace validate": {traceProcsRange},
+	"trace convert":  {traceProcsRange},
 	"sweep": {
 		{Flag: "workers", What: "cells run at once", Min: 0, Max: 1 << 16, Zero: "one per CPU", ZeroTyped: true},
 	},

@@ -13,7 +13,7 @@ import (
 
 var traceCommand = &cli.Command{
 	Name:  "trace",
-	Usage: "inspect and validate SWF traces",
+	Usage: "inspect, validate and convert traces (SWF or Slurm sacct -P logs)",
 	Subcommands: []*cli.Command{
 		{
 			Name:      "info",
@@ -56,6 +56,7 @@ var traceCommand = &cli.Command{
 				return nil
 			},
 		},
+		traceConvertCommand,
 	},
 }
 
@@ -66,6 +67,9 @@ func traceReadFlags() []cli.Flag {
 		&cli.StringFlag{Name: "procs-field", Usage: "processor count from SWF field 8 (req) or 5 (alloc), falling back to the other", Value: "req"},
 		&cli.StringFlag{Name: "estimate", Usage: "runtime estimate: requested time (req) or the true runtime (run)", Value: "req"},
 		&cli.Int64Flag{Name: "procs", Usage: "machine size in processors (default: header MaxProcs, then MaxNodes, then the largest job)"},
+		&cli.StringFlag{Name: "trace-format", Usage: "trace format: auto (a JobID|... header is sacct -P output), swf or sacct (default: auto)"},
+		&cli.StringFlag{Name: "trace-tz", Usage: "time zone of a sacct log's times, e.g. Europe/Paris (default: UTC)"},
+		&cli.BoolFlag{Name: "keep-unstarted", Usage: "keep sacct jobs that never started as submits with zero runtime"},
 	}
 }
 
@@ -82,6 +86,9 @@ func scanTrace(c *cli.Context, strict bool) (*workloads.Header, *workloads.Repor
 	}
 	if opt.EstimateField, err = workloads.ParseEstimateField(c.String("estimate")); err != nil {
 		return nil, nil, usageErr(err)
+	}
+	if err := sacctFlags(c, &opt); err != nil {
+		return nil, nil, err
 	}
 	f, err := os.Open(path)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"drsim/powercap"
 	"drsim/results"
@@ -66,7 +67,24 @@ func readOptions(d Spec) (workloads.Options, error) {
 	default:
 		return opt, oneOf("estimate", d.Estimate, "req", "run")
 	}
-	return opt, nil
+	return opt, sacctOptions(&opt, d.TraceFormat, d.TraceTZ, d.KeepUnstarted)
+}
+
+// sacctOptions sets the reader options for Slurm accounting logs.
+func sacctOptions(opt *workloads.Options, format, tz string, keep bool) error {
+	f, err := workloads.ParseFormat(format)
+	if err != nil {
+		return oneOf("trace-format", format, "auto", "swf", "sacct")
+	}
+	opt.Format, opt.KeepUnstarted = f, keep
+	if tz != "" && tz != "UTC" {
+		loc, err := time.LoadLocation(tz)
+		if err != nil {
+			return specErr(fmt.Errorf("trace-tz: %q is not a time zone (want a zone database name such as Europe/Paris): %v", tz, err))
+		}
+		opt.TZ = loc
+	}
+	return nil
 }
 
 // Outputs are the optional per-run outputs.

@@ -21,6 +21,11 @@ type Spec struct {
 	Seed         uint64 `toml:"seed" json:"seed,omitempty"`                     // seeds every random choice; 0 = 1
 	Check        bool   `toml:"check" json:"check,omitempty"`                   // online invariant checks
 
+	// Slurm accounting logs (workloads/sacct.go).
+	TraceFormat   string `toml:"trace_format" json:"trace_format,omitempty"`     // auto (default) | swf | sacct
+	TraceTZ       string `toml:"trace_tz" json:"trace_tz,omitempty"`             // zone of sacct times, e.g. Europe/Paris; "" = UTC
+	KeepUnstarted bool   `toml:"keep_unstarted" json:"keep_unstarted,omitempty"` // keep never-started sacct jobs with zero runtime
+
 	// Power.
 	DVFS    string  `toml:"dvfs" json:"dvfs,omitempty"`       // performance (default) | powersave | dr
 	AppMap  string  `toml:"app_map" json:"app_map,omitempty"` // exe | user | mix[:a=w,...] (default mix) | one:NAME

@@ -256,6 +256,8 @@ type traceKey struct {
 	trace, procsField, estimate string
 	jobs, procs                 int
 	seed                        uint64
+	format, tz                  string // sacct logs
+	keepUnstarted               bool
 }
 
 type traceEntry struct {
@@ -267,7 +269,7 @@ type traceEntry struct {
 func newTraceCache() *traceCache { return &traceCache{m: map[traceKey]*traceEntry{}} }
 
 func (c *traceCache) load(s sim.Spec) (*workloads.Trace, error) {
-	k := traceKey{s.Trace, s.ProcsField, s.Estimate, s.Jobs, s.Procs, 0}
+	k := traceKey{s.Trace, s.ProcsField, s.Estimate, s.Jobs, s.Procs, 0, s.TraceFormat, s.TraceTZ, s.KeepUnstarted}
 	if s.Trace == "" {
 		k.seed = s.Seed
 	}
