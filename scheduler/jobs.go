@@ -10,9 +10,11 @@ import (
 )
 
 // DropReasons name why the engine dropped a source job (Stats.DroppedBy).
-var DropReasons = [nDropReasons]string{"no processors", "larger than the machine", "no run time"}
+var DropReasons = [nDropReasons]string{"no processors", "larger than the machine", "no run time",
+	"no such partition", "larger than its partition", "GPUs on a partition without GPUs", "GPUs in a shared-core partition",
+	"over the partition's time limit"} // the last five: partition.go
 
-const nDropReasons = 3
+const nDropReasons = 8
 
 // dropReason returns the index in DropReasons of why w cannot run on a
 // machine of procs processors, or -1 if it can.
@@ -41,6 +43,16 @@ func (e *Engine) submit(w *workloads.Job) {
 		e.stats.DroppedBy[r]++
 		return
 	}
+	procs, part, gpus := int(w.Procs), 0, 0
+	if e.parts != nil {
+		var r int
+		if part, procs, gpus, r = e.route(w); r >= 0 {
+			e.stats.Dropped++
+			e.stats.DroppedBy[r]++
+			return
+		}
+		e.bind(part)
+	}
 	e.stats.Submitted++
 	var slot int32
 	if n := len(e.freeSlot); n > 0 {
@@ -57,8 +69,11 @@ func (e *Engine) submit(w *workloads.Job) {
 	}
 	*j = job{
 		id: w.ID, seq: seq, submit: w.Submit, run: w.Run, est: w.Estimate, reqTime: w.ReqTime,
-		procs: int(w.Procs), state: stQueued, gen: j.gen + 1, res: math.NaN(), alloc: alloc,
+		procs: procs, state: stQueued, gen: j.gen + 1, res: math.NaN(), alloc: alloc,
 		fixed: -1, ratio: 1,
+	}
+	if e.parts != nil {
+		e.placeInPart(j, part, gpus)
 	}
 	if e.cfg.Overrun == OverrunKill && w.ReqTime > 0 && w.Run > w.ReqTime {
 		j.run, j.killed = w.ReqTime, true
@@ -126,7 +141,7 @@ func (e *Engine) fillQueued(q *QueuedJob, slot int32) {
 		l := e.cfg.Apps[j.app].Levels[lv]
 		scale = l.Scale
 		low := e.cfg.Apps[j.app].Levels[0]
-		pw = float64(j.procs) * (low.Power - e.cfg.IdleW)
+		pw = float64(j.procs)*(low.Power-e.cfg.IdleW) + j.gpuW
 	}
 	*q = QueuedJob{Slot: slot, Procs: j.procs, Est: j.est * scale, Submit: j.submit, Seq: j.seq, Power: pw}
 }
@@ -206,7 +221,7 @@ func (e *Engine) start(slot int32, now float64) float64 {
 	j.startedInDR = !math.IsInf(e.meter.Limit, 1)
 	j.level = e.startLevel(j)
 	if e.hasPower {
-		j.power = float64(j.procs) * e.cfg.Apps[j.app].Levels[j.level].Power
+		j.power = float64(j.procs)*e.cfg.Apps[j.app].Levels[j.level].Power + j.extraW
 	}
 	if e.cfg.Network != nil {
 		j.comm, j.ratio = e.cfg.Network.Started(slot, j.app, j.procs, j.alloc)
@@ -218,6 +233,9 @@ func (e *Engine) start(slot int32, now float64) float64 {
 		return e.startBooting(slot, ready, m)
 	}
 	e.meter.Change(j.power, j.procs)
+	if j.idleAdjW != 0 {
+		e.meter.ChangeIdle(-j.idleAdjW)
+	}
 	e.insertRunning(slot)
 	e.q.Push(Event{T: now + j.dur, Kind: KindFinish, Seq: j.startSeq, Job: slot, Gen: j.gen})
 	return j.estEnd
@@ -250,6 +268,9 @@ func (e *Engine) finish(slot int32) error {
 		e.jobJ += j.energy + j.wasted
 	}
 	e.meter.Change(-j.power, -j.procs)
+	if j.idleAdjW != 0 {
+		e.meter.ChangeIdle(j.idleAdjW)
+	}
 	e.alloc.Release(j.alloc)
 	e.removeRunning(slot)
 	if e.cfg.Network != nil {
@@ -292,7 +313,7 @@ func (e *Engine) retime(slot int32, lv int) {
 	}
 	e.sync(j)
 	oldM := j.multiplier(e.scale(j))
-	newPower := float64(j.procs) * e.cfg.Apps[j.app].Levels[lv].Power
+	newPower := float64(j.procs)*e.cfg.Apps[j.app].Levels[lv].Power + j.extraW
 	e.meter.Change(newPower-j.power, 0)
 	j.power, j.level = newPower, lv
 	e.refreshRunning(slot)
@@ -330,6 +351,9 @@ func (e *Engine) evict(slot int32) {
 	}
 	e.sync(j)
 	e.meter.Change(-j.power, -j.procs)
+	if j.idleAdjW != 0 {
+		e.meter.ChangeIdle(j.idleAdjW)
+	}
 	e.alloc.Release(j.alloc)
 	e.removeRunning(slot)
 	if e.cfg.Network != nil {
@@ -373,11 +397,14 @@ func (e *Engine) observePower() error {
 	if e.cfg.Power == nil {
 		return nil
 	}
-	busy := e.cfg.Procs - e.alloc.Free()
-	cur := [4]float64{e.meter.Power(), e.meter.Limit, float64(busy), float64(e.runs.Len())}
+	busy, running := e.cfg.Procs-e.alloc.Free(), e.runs.Len()
+	if e.parts != nil {
+		busy, running = e.machineBusy()
+	}
+	cur := [4]float64{e.meter.Power(), e.meter.Limit, float64(busy), float64(running)}
 	if cur == e.lastPow {
 		return nil
 	}
 	e.lastPow = cur
-	return e.cfg.Power.Power(e.now, cur[0], cur[1], busy, e.runs.Len())
+	return e.cfg.Power.Power(e.now, cur[0], cur[1], busy, running)
 }

@@ -39,7 +39,7 @@ type View struct {
 }
 
 func (v *View) reset(e *Engine) {
-	v.e, v.Now, v.Total = e, e.now, e.cfg.Procs
+	v.e, v.Now, v.Total = e, e.now, e.total
 	v.pass++
 	if n := len(e.wq.slots); cap(v.q) < n {
 		v.q = make([]QueuedJob, n, 2*n)
