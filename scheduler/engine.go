@@ -151,7 +151,7 @@ type job struct {
 	// Partitions only (partition.go): the job's partition, its
 	// processors' idle draw above Config.IdleW, its busy GPUs' draw above
 	// idle, and their sum, which its power carries on top of procs × level.
-	part                    int32
+	part                   int32
 	idleAdjW, gpuW, extraW float64
 }
 
