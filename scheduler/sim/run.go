@@ -49,6 +49,9 @@ func Load(s Spec) (*workloads.Trace, error) {
 // readOptions turns the spec's trace options into reader options.
 func readOptions(d Spec) (workloads.Options, error) {
 	opt := workloads.Options{MaxJobs: d.Jobs, MachineProcs: int64(d.Procs)}
+	if n := machineProcs(d); n > 0 {
+		opt.MachineProcs = int64(n) // machine.go
+	}
 	switch d.ProcsField {
 	case "req":
 	case "alloc":
@@ -126,10 +129,18 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 		return nil, specErr(err)
 	}
 	cfg.Apps, cfg.AppOf, cfg.IdleW = pw.tables, pw.appOf, pw.idleW
+	mach, extraPeakW, err := useMachine(&cfg, d, tr, pw.idleW) // machine.go
+	if err != nil {
+		return nil, specErr(err)
+	}
+	if mach != nil {
+		procs = cfg.Procs
+	}
+	peakW := pw.peakW(procs) + extraPeakW
 	if cfg.Governor, err = governorFor(d, pw.names); err != nil { // powercap.go
 		return nil, specErr(err)
 	}
-	limits, err := Limits(d, tr, pw.peakW(procs))
+	limits, err := Limits(d, tr, peakW)
 	if err != nil {
 		return nil, specErr(err)
 	}
@@ -222,7 +233,7 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 		}
 	}
 	sum.DropWhy = strings.Join(why, ", ")
-	return &Result{Spec: d, Summary: sum, Stats: st, Limits: limits, Apps: pw.names, PeakW: pw.peakW(procs),
+	return &Result{Spec: d, Summary: sum, Stats: st, Limits: limits, Apps: pw.names, PeakW: peakW,
 		Tables: pw.tables, AppOf: pw.appOf, WindowExcessW: win.result(sum.LastEnd)}, nil
 }
 
