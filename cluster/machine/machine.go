@@ -146,7 +146,7 @@ func Parse(name string, data []byte) (*Machine, error) {
 		if l := typeLine(data, key, m[3]); l > 0 {
 			line = l
 		}
-		return nil, &Error{File: name, Line: line, Key: key, Msg: m[3]}
+		return nil, &Error{File: name, Line: line, Where: indexLines(data).where(section, line), Key: key, Msg: m[3]}
 	}
 	if err != nil {
 		return nil, &Error{File: name, Line: 1, Msg: err.Error()}
@@ -158,7 +158,8 @@ func Parse(name string, data []byte) (*Machine, error) {
 		if len(k) > 1 {
 			section = k[0]
 		}
-		return nil, &Error{File: name, Line: li.first(section, key), Key: key,
+		line := li.first(section, key)
+		return nil, &Error{File: name, Line: line, Where: li.where(section, line), Key: key,
 			Msg: "unknown key (known: name, source; [[node_type]] name, prefix, count, cores, gpus, memory_gb, idle_w, core_busy_w, gpu_idle_w, gpu_busy_w; [[partition]] name, nodes, node_type, count, default, allocation, max_time)"}
 	}
 	return build(name, &f, li)

@@ -138,14 +138,14 @@ func TestParseTime(t *testing.T) {
 // Every error names file:line, the table and the key.
 func TestErrors(t *testing.T) {
 	cases := []struct{ name, from, to, want string }{
-		{"unknown key", "cores = 2\n", "cores = 2\ncorez = 3\n", `two.toml:7: key "corez": unknown key`},
+		{"unknown key", "cores = 2\n", "cores = 2\ncorez = 3\n", `two.toml:7: node_type "cpu": key "corez": unknown key`},
 		{"bad hostlist", `nodes = "g[1-2]"`, `nodes = "g[2-1]"`, `two.toml:20: partition "gpu": key "nodes": bad range "2-1" in "g[2-1]"`},
 		{"unknown node", `nodes = "g[1-2]"`, `nodes = "g[1-3]"`, `two.toml:20: partition "gpu": key "nodes": no node called g3`},
 		{"overlap", `nodes = "g[1-2]"`, `nodes = "c1"`, ``},
 		{"negative count", "count = 4\n", "count = -4\n", `two.toml:5: node_type "cpu": key "count": -4 nodes; need at least 1`},
 		{"bad allocation", `allocation = "node"`, `allocation = "exclusive"`, `two.toml:21: partition "gpu": key "allocation": "exclusive" is not one of node, core`},
 		{"bad time", `max_time = "1-00:00:00"`, `max_time = "1 day"`, `two.toml:22: partition "gpu": key "max_time": "1 day" is not a Slurm time`},
-		{"type error", "cores = 2\n", "cores = \"two\"\n", `two.toml:6: key "cores": incompatible types`},
+		{"type error", "cores = 2\n", "cores = \"two\"\n", `two.toml:6: node_type "cpu": key "cores": incompatible types`},
 		{"gpu busy below idle", "gpu_busy_w = 300", "gpu_busy_w = 10", `two.toml:16: node_type "gpu": key "gpu_busy_w": 10 W is below gpu_idle_w 20 W`},
 	}
 	for _, c := range cases {
