@@ -12,7 +12,7 @@ func (e *Engine) decide() {
 	}
 	ev := e.stats.Evictions
 	if e.parts != nil {
-		e.bind(len(e.parts) - 1) // governors see the whole machine
+		e.bindGovernor() // partition.go: the whole machine, or the limited partition
 	}
 	e.ctl.e = e
 	e.gov.Adjust(&e.ctl)

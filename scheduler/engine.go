@@ -103,6 +103,10 @@ type Config struct {
 	// them, dropped). Nil Parts: one pool of Procs processors.
 	Parts  []Part
 	PartOf func(*workloads.Job) int
+	// LimitPart names the partition the power limits apply to (its nodes'
+	// power only; governors then govern its jobs only); "" = the whole
+	// machine.
+	LimitPart string
 }
 
 // Stats are the engine's own counters.
@@ -221,6 +225,12 @@ type Engine struct {
 	parts []partState
 	cur   int
 	total int
+	// The meter the power limit applies to: meter itself, or with
+	// Config.LimitPart a meter of that partition (scope) alone; govAware
+	// is the governor's PowerAware, which bind turns off elsewhere.
+	lim      *cluster.Meter
+	scope    int
+	govAware bool
 }
 
 // New validates cfg and builds an engine.
@@ -239,7 +249,7 @@ func New(cfg Config) (*Engine, error) {
 	if e.order, err = Orders.New(defaultStr(cfg.Order, "submit")); err != nil {
 		return nil, err
 	}
-	e.total = cfg.Procs
+	e.total, e.scope = cfg.Procs, -1
 	if len(cfg.Parts) > 0 {
 		if err := e.initParts(); err != nil {
 			return nil, err
@@ -263,6 +273,10 @@ func New(cfg Config) (*Engine, error) {
 		e.gov = Performance{}
 	}
 	e.powerAware = e.gov.PowerAware()
+	e.govAware = e.powerAware
+	if e.scope >= 0 {
+		e.bind(e.bind(e.scope)) // sets powerAware for the bound partition
+	}
 	switch e.gov.(type) {
 	case Performance, *Performance:
 		e.govKind = govTop
@@ -338,8 +352,10 @@ func (e *Engine) Run(ctx context.Context, src Source) error {
 		t0 = min(t0, e.q.Peek().T)
 	}
 	e.meter = cluster.NewMeter(e.cfg.Procs, e.cfg.IdleW, t0)
+	e.lim = e.meter
 	if e.parts != nil {
 		e.meter.ChangeIdle(e.partIdleAdjW())
+		e.initLimitMeter(t0) // partition.go
 	}
 	e.now = t0
 	if e.np != nil {
@@ -359,6 +375,9 @@ func (e *Engine) Run(ctx context.Context, src Source) error {
 		}
 		if t > e.now {
 			e.meter.Advance(t)
+			if e.lim != e.meter {
+				e.lim.Advance(t)
+			}
 			e.now = t
 		}
 		if err := e.instant(t); err != nil {

@@ -166,7 +166,8 @@ func (e *Engine) startLevel(j *job) int {
 		return 0
 	case j.fixed >= 0:
 		return j.fixed
-	case e.govKind == govTop:
+	case e.govKind == govTop, e.scope >= 0 && int(j.part) != e.scope && e.govKind == govOther:
+		// With Config.LimitPart the governor governs that partition only.
 		return len(e.cfg.Apps[j.app].Levels) - 1
 	case e.govKind == govBottom:
 		return 0
@@ -233,8 +234,8 @@ func (e *Engine) start(slot int32, now float64) float64 {
 		return e.startBooting(slot, ready, m)
 	}
 	e.meter.Change(j.power, j.procs)
-	if j.idleAdjW != 0 {
-		e.meter.ChangeIdle(-j.idleAdjW)
+	if e.parts != nil {
+		e.partMeter(j, j.power, j.procs) // partition.go
 	}
 	e.insertRunning(slot)
 	e.q.Push(Event{T: now + j.dur, Kind: KindFinish, Seq: j.startSeq, Job: slot, Gen: j.gen})
@@ -268,8 +269,8 @@ func (e *Engine) finish(slot int32) error {
 		e.jobJ += j.energy + j.wasted
 	}
 	e.meter.Change(-j.power, -j.procs)
-	if j.idleAdjW != 0 {
-		e.meter.ChangeIdle(j.idleAdjW)
+	if e.parts != nil {
+		e.partMeter(j, -j.power, -j.procs)
 	}
 	e.alloc.Release(j.alloc)
 	e.removeRunning(slot)
@@ -315,6 +316,9 @@ func (e *Engine) retime(slot int32, lv int) {
 	oldM := j.multiplier(e.scale(j))
 	newPower := float64(j.procs)*e.cfg.Apps[j.app].Levels[lv].Power + j.extraW
 	e.meter.Change(newPower-j.power, 0)
+	if e.parts != nil {
+		e.partMeter(j, newPower-j.power, 0)
+	}
 	j.power, j.level = newPower, lv
 	e.refreshRunning(slot)
 	e.retimeTo(slot, oldM)
@@ -351,8 +355,8 @@ func (e *Engine) evict(slot int32) {
 	}
 	e.sync(j)
 	e.meter.Change(-j.power, -j.procs)
-	if j.idleAdjW != 0 {
-		e.meter.ChangeIdle(j.idleAdjW)
+	if e.parts != nil {
+		e.partMeter(j, -j.power, -j.procs)
 	}
 	e.alloc.Release(j.alloc)
 	e.removeRunning(slot)
@@ -371,6 +375,9 @@ func (e *Engine) evict(slot int32) {
 
 func (e *Engine) setLimit(w float64) {
 	e.meter.SetLimit(w)
+	if e.lim != e.meter {
+		e.lim.SetLimit(w)
+	}
 	e.dirty, e.changed = true, true
 }
 
@@ -391,8 +398,11 @@ func (e *Engine) violate(format string, a ...any) {
 // observePower reports the cluster state when it changed.
 func (e *Engine) observePower() error {
 	e.meter.Observe()
-	if e.cfg.Check && e.powerAware && e.meter.Power() > e.meter.Limit*(1+1e-9)+1e-6 {
-		e.violate("power %.3f W above the limit %.3f W", e.meter.Power(), e.meter.Limit)
+	if e.lim != e.meter {
+		e.lim.Observe()
+	}
+	if e.cfg.Check && e.govAware && e.lim.Power() > e.lim.Limit*(1+1e-9)+1e-6 {
+		e.violate("power %.3f W above the limit %.3f W", e.lim.Power(), e.lim.Limit)
 	}
 	if e.cfg.Power == nil {
 		return nil

@@ -113,11 +113,67 @@ func (e *Engine) initParts() error {
 	}
 	// The machine-wide pseudo-partition, bound while governors run.
 	e.parts = append(e.parts, partState{Part: Part{Name: "(machine)", Procs: c.Procs}, alloc: &machineAlloc{e}})
+	if c.LimitPart != "" {
+		e.scope = slices.IndexFunc(e.parts[:len(e.parts)-1], func(s partState) bool { return s.Name == c.LimitPart })
+		if e.scope < 0 {
+			return fmt.Errorf("scheduler: power limits apply to partition %q, which the machine does not have", c.LimitPart)
+		}
+	}
 	e.cur = -1
 	e.bind(0)
 	e.policy = e.parts[0].policy
 	return nil
 }
+
+// initLimitMeter gives a limited partition (Config.LimitPart) a meter of
+// its own, all idle at t0.
+func (e *Engine) initLimitMeter(t0 float64) {
+	if e.scope < 0 {
+		return
+	}
+	s := &e.parts[e.scope]
+	e.lim = cluster.NewMeter(s.Procs, e.cfg.IdleW, t0)
+	if s.IdleW > 0 {
+		e.lim.ChangeIdle(float64(s.Procs) * (s.IdleW - e.cfg.IdleW))
+	}
+}
+
+// bindGovernor binds what a governor's Adjust sees: the whole machine, or
+// the limited partition alone.
+func (e *Engine) bindGovernor() {
+	if e.scope >= 0 {
+		e.bind(e.scope)
+		return
+	}
+	e.bind(len(e.parts) - 1)
+}
+
+// partMeter records a job's power change dw and processor change dp in
+// what the meter needs besides Change: the idle power its processors stop
+// (dp > 0) or start (dp < 0) drawing beyond Config.IdleW, and, in the
+// limited partition, the limit's meter.
+func (e *Engine) partMeter(j *job, dw float64, dp int) {
+	adj := 0.0
+	switch {
+	case dp > 0:
+		adj = -j.idleAdjW
+	case dp < 0:
+		adj = j.idleAdjW
+	}
+	if adj != 0 {
+		e.meter.ChangeIdle(adj)
+	}
+	if e.lim != e.meter && int(j.part) == e.scope {
+		e.lim.Change(dw, dp)
+		if adj != 0 {
+			e.lim.ChangeIdle(adj)
+		}
+	}
+}
+
+// LimitMeter returns the meter the power limit applies to: Meter, or the
+// limited partition's (Config.LimitPart). Valid after Run.
+func (e *Engine) LimitMeter() *cluster.Meter { return e.lim }
 
 // held returns the processor ownership map shared by the partitions'
 // checkers.
@@ -144,6 +200,9 @@ func (e *Engine) bind(p int) int {
 	s := &e.parts[p]
 	e.wq, e.runs, e.alloc, e.policy, e.changed, e.newFrom, e.total = s.wq, s.runs, s.alloc, s.policy, s.changed, s.newFrom, s.Procs
 	e.cur = p
+	if e.scope >= 0 {
+		e.powerAware = e.govAware && p == e.scope // the limit binds its partition only
+	}
 	return prev
 }
 
@@ -256,10 +315,12 @@ func (e *Engine) machineQueued() int {
 // budgets Σ procs × level power ≤ limit − IdlePower stays under the limit
 // whatever the partitions' idle and GPU draws.
 func (e *Engine) governorIdleW() float64 {
-	w := e.meter.NonJobW()
+	w := e.lim.NonJobW() // the limited partition's, bound in Adjust
 	rl := e.machineRuns()
-	if e.cur == len(e.parts)-1 {
+	if e.cur == len(e.parts)-1 || e.cur == e.scope {
 		rl = &e.runs
+	} else if e.scope >= 0 {
+		rl = &e.parts[e.scope].runs
 	}
 	for _, b := range rl.blocks {
 		for i := range b {

@@ -235,3 +235,34 @@ func TestPartitionRefusals(t *testing.T) {
 		}
 	}
 }
+
+// With LimitPart the limit applies to one partition's nodes only, and the
+// governor governs that partition's jobs only. Hand-computed: the gpu
+// partition idles at 8·25 = 200 W; its job (one node, one GPU) draws
+// 4·(25+100−10) + 300 = 760 W at the top level, so the partition draws
+// 860 W, over the 700 W limit; at level 0 (50 W, twice as slow) 4·(25+50−10)
+// + 300 = 560 W, 660 W in all: the job runs 0-200 and uses 560·200 =
+// 112,000 J. The cpu job is not limited and runs at the top, 0-100, 40,000 J.
+func TestPartitionLimitPart(t *testing.T) {
+	cfg := twoParts(Config{Policy: "easy", Apps: twoLevels, IdleW: 10, Governor: &DR{}, Limits: []LimitStep{{0, 700}}, LimitPart: "gpu"})
+	c := &collect{}
+	cfg.Recorder, cfg.Check = c, true
+	e := runWith(t, cfg, pj(1, 0, 100, 4, 1, 0), pj(2, 0, 100, 1, 2, 1))
+	if got, want := c.starts(), "1:0-100 2:0-200"; got != want {
+		t.Errorf("schedule %s, want %s", got, want)
+	}
+	for _, r := range c.rows {
+		if want := map[int64]float64{1: 40000, 2: 112000}[r.ID]; math.Abs(r.Energy-want) > 1e-6 {
+			t.Errorf("job %d energy %v J, want %v", r.ID, r.Energy, want)
+		}
+	}
+	if m := e.LimitMeter(); m == e.Meter() || m.MaxExcessW != 0 || math.Abs(m.PeakW-660) > 1e-9 {
+		t.Errorf("limit meter: excess %v W, peak %v W (want 0 and 660)", m.MaxExcessW, m.PeakW)
+	}
+	if e.Stats().NViolations != 0 {
+		t.Errorf("violations: %v", e.Stats().Violations)
+	}
+	if _, err := New(twoParts(Config{LimitPart: "nope"})); err == nil || !strings.Contains(err.Error(), `partition "nope"`) {
+		t.Errorf("unknown LimitPart: %v", err)
+	}
+}
