@@ -11,12 +11,18 @@ import (
 // useMachine applies the spec's machine file (Spec.Machine) to cfg: the
 // machine's processors, its partitions with their idle and GPU power, and
 // the job→partition rule (Spec.PartitionMap, names from the trace). It
-// returns the power the partitions add to the processor-only peak
-// (idle draws above idleW, every GPU busy), or nil without a machine file.
-func useMachine(cfg *scheduler.Config, d Spec, tr *workloads.Trace, idleW float64) (*machine.Machine, float64, error) {
+// returns the machine and the peak power that fractional DR limits refer
+// to: every processor busy at the most power-hungry application's top
+// level (maxW per processor), with the partitions' idle draws above idleW
+// and every GPU busy; only the limited partition's with Spec.DRPartition.
+// The machine is nil without a machine file.
+func useMachine(cfg *scheduler.Config, d Spec, tr *workloads.Trace, idleW, maxW float64) (*machine.Machine, float64, error) {
 	if d.Machine == "" {
-		if d.PartitionMap != "" {
+		switch {
+		case d.PartitionMap != "":
 			return nil, 0, fmt.Errorf("partition-map: %q needs a machine file (--machine)", d.PartitionMap)
+		case d.DRPartition != "":
+			return nil, 0, fmt.Errorf("dr-partition: %q needs a machine file (--machine)", d.DRPartition)
 		}
 		return nil, 0, nil
 	}
@@ -29,25 +35,40 @@ func useMachine(cfg *scheduler.Config, d Spec, tr *workloads.Trace, idleW float6
 		return nil, 0, fmt.Errorf("procs: %d given with a machine file (%s), which sets the size", d.Procs, d.Machine)
 	case d.Malleable > 0:
 		return nil, 0, fmt.Errorf("malleable: malleable jobs do not work with a machine file yet")
+	case d.DRPartition != "" && m.Partition(d.DRPartition) < 0:
+		return nil, 0, fmt.Errorf("dr-partition: no partition %q in %s", d.DRPartition, m.File)
+	case d.DRPartition != "" && d.PowerCap == "uniform":
+		return nil, 0, fmt.Errorf("dr-partition: the uniform cap shares the limit over the whole machine; use --powercap dr")
 	}
 	r, err := machine.NewRouter(m, d.PartitionMap, tr.Names.Partitions)
 	if err != nil {
 		return nil, 0, err
 	}
-	cfg.Procs, cfg.PartOf = m.Procs, r.Partition
-	extra := 0.0
+	cfg.Procs, cfg.PartOf, cfg.LimitPart = m.Procs, r.Partition, d.DRPartition
+	peak := 0.0
+	if d.DRPartition == "" { // nodes in no partition idle
+		peak = float64(m.Procs) * maxW
+	}
 	for i, p := range m.Partitions {
 		t := m.NodeTypeOf(i)
 		part := scheduler.Part{Name: p.Name, Lo: p.Lo, Procs: p.Procs, Cores: t.Cores, GPUs: t.GPUs,
 			Exclusive: p.Exclusive, MaxTime: p.MaxTime, GPUBusyW: t.GPUBusyW - t.GPUIdleW}
 		if t.IdleW > 0 {
 			part.IdleW = t.IdleW / float64(t.Cores)
-			extra += float64(p.Procs) * (part.IdleW - idleW)
 		}
-		extra += float64(len(p.Nodes)*t.GPUs) * part.GPUBusyW
 		cfg.Parts = append(cfg.Parts, part)
+		if d.DRPartition != "" && p.Name != d.DRPartition {
+			continue
+		}
+		if d.DRPartition != "" {
+			peak += float64(p.Procs) * maxW
+		}
+		if t.IdleW > 0 {
+			peak += float64(p.Procs) * (part.IdleW - idleW)
+		}
+		peak += float64(len(p.Nodes)*t.GPUs) * part.GPUBusyW
 	}
-	return m, extra, nil
+	return m, peak, nil
 }
 
 // machineProcs is the machine file's size, for the trace reader's

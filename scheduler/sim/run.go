@@ -129,14 +129,14 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 		return nil, specErr(err)
 	}
 	cfg.Apps, cfg.AppOf, cfg.IdleW = pw.tables, pw.appOf, pw.idleW
-	mach, extraPeakW, err := useMachine(&cfg, d, tr, pw.idleW) // machine.go
+	mach, machPeakW, err := useMachine(&cfg, d, tr, pw.idleW, pw.peakW(1)) // machine.go
 	if err != nil {
 		return nil, specErr(err)
 	}
+	peakW := pw.peakW(procs)
 	if mach != nil {
-		procs = cfg.Procs
+		procs, peakW = cfg.Procs, machPeakW
 	}
-	peakW := pw.peakW(procs) + extraPeakW
 	if cfg.Governor, err = governorFor(d, pw.names); err != nil { // powercap.go
 		return nil, specErr(err)
 	}
@@ -246,6 +246,9 @@ func fillEnergy(s *results.Summary, eng *scheduler.Engine) {
 	s.OffKWh, s.TransitionKWh, s.Boots = m.OffJ/3.6e6, m.TransJ/3.6e6, eng.Stats().Boots
 	s.PeakW = m.PeakW
 	s.MeanW, s.StdW = m.MeanStd()
+	if lm := eng.LimitMeter(); lm != nil {
+		m = lm // the limited partition's with Spec.DRPartition
+	}
 	if m.DRTime > 0 {
 		s.DRHours = m.DRTime / 3600
 		_, s.DRStdW = m.DRMeanStd()

@@ -59,6 +59,7 @@ type Spec struct {
 	// Machine file (cluster/machine, docs/machine.md): node types and partitions.
 	Machine      string `toml:"machine" json:"machine,omitempty"`             // machine.toml or builtin:NAME; "" = one pool of Procs processors
 	PartitionMap string `toml:"partition_map" json:"partition_map,omitempty"` // job→partition rule: all:NAME | field16:1=cpu,2=gpu,*=cpu; "" = by name (sacct) or the default partition
+	DRPartition  string `toml:"dr_partition" json:"dr_partition,omitempty"`   // power limits apply to this partition's nodes only; "" = the whole machine
 }
 
 // WithDefaults returns s with every zero field set to its default: the
