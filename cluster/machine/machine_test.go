@@ -202,3 +202,20 @@ func TestRouter(t *testing.T) {
 		}
 	}
 }
+
+// BuiltinNames lists exactly the embedded files.
+func TestBuiltinNamesComplete(t *testing.T) {
+	entries, err := builtinFS.ReadDir("builtin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, e := range entries {
+		files = append(files, strings.TrimSuffix(e.Name(), ".toml"))
+	}
+	got := slices.Clone(BuiltinNames)
+	slices.Sort(got)
+	if !slices.Equal(files, got) {
+		t.Errorf("builtin files %v, BuiltinNames %v", files, BuiltinNames)
+	}
+}
