@@ -130,7 +130,11 @@ func Compare(ctx context.Context, cfg CompareConfig) (*Comparison, error) {
 			if err != nil {
 				return nil, specErr(err)
 			}
-			ev, err := Events(s, tr, pw.peakW(procsOf(s, tr)))
+			peak, err := limitPeakW(s, tr, pw, procsOf(s, tr)) // machine.go: the run's own peak
+			if err != nil {
+				return nil, specErr(err)
+			}
+			ev, err := Events(s, tr, peak)
 			if err != nil {
 				return nil, specErr(err)
 			}

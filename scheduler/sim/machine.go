@@ -84,3 +84,14 @@ func machineProcs(d Spec) int {
 	}
 	return m.Procs
 }
+
+// limitPeakW is the peak power Run takes fractional limits of: the
+// processor-only peak of procs, or the machine file's (useMachine).
+func limitPeakW(d Spec, tr *workloads.Trace, pw *power, procs int) (float64, error) {
+	if d.Machine == "" {
+		return pw.peakW(procs), nil
+	}
+	var cfg scheduler.Config
+	_, peak, err := useMachine(&cfg, d, tr, pw.idleW, pw.peakW(1))
+	return peak, err
+}
