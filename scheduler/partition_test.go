@@ -266,3 +266,30 @@ func TestPartitionLimitPart(t *testing.T) {
 		t.Errorf("unknown LimitPart: %v", err)
 	}
 }
+
+// TestDREvictionKeepsMostSpent on a machine of two one-processor
+// partitions, A in the first and B in the second: the governor sees both
+// partitions' jobs, evicts B (B goes back to its own partition's queue)
+// and the hand-computed schedule is the single pool's.
+func TestPartitionDREviction(t *testing.T) {
+	for _, pol := range []string{"fcfs", "easy", "conservative"} {
+		t.Run(pol, func(t *testing.T) {
+			cfg := Config{Procs: 2, Policy: pol, Apps: twoLevels, IdleW: 10, Governor: &DR{},
+				Limits: []LimitStep{{50, 65}, {100, math.Inf(1)}},
+				Parts:  []Part{{Name: "a", Procs: 1, Cores: 1}, {Name: "b", Lo: 1, Procs: 1, Cores: 1}},
+				PartOf: func(w *workloads.Job) int { return int(w.Partition) - 1 }}
+			c := simulate(t, cfg, pj(1, 0, 200, 1, 1, 0), pj(2, 10, 100, 1, 2, 0))
+			byID := map[int64]int{}
+			for i, r := range c.rows {
+				byID[r.ID] = i
+			}
+			a, b := c.rows[byID[1]], c.rows[byID[2]]
+			if a.End != 225 || a.Evictions != 0 || a.Energy != 20000 || cluster.AppendIntervalSet(nil, a.Alloc)[0] != '0' {
+				t.Errorf("A: end %v evictions %d energy %v, want 225 0 20000 on processor 0", a.End, a.Evictions, a.Energy)
+			}
+			if b.Start != 100 || b.End != 200 || b.Evictions != 1 || b.Wasted != 4000 || b.Energy != 10000 || string(cluster.AppendIntervalSet(nil, b.Alloc)) != "1" {
+				t.Errorf("B: %v-%v evictions %d wasted %v energy %v, want 100-200 1 4000 10000 on processor 1", b.Start, b.End, b.Evictions, b.Wasted, b.Energy)
+			}
+		})
+	}
+}

@@ -160,3 +160,37 @@ func TestMachineSpecErrors(t *testing.T) {
 		}
 	}
 }
+
+// Slurm accounting traces name partitions: Job.Partition indexes
+// Trace.Names.Partitions, a job with none goes to the default partition,
+// and one naming a partition the machine lacks is dropped with that
+// reason.
+func TestRouteByName(t *testing.T) {
+	dir := t.TempDir()
+	mf := filepath.Join(dir, "machine.toml")
+	if err := os.WriteFile(mf, []byte(twoPartMachine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr := &workloads.Trace{Names: workloads.Names{Partitions: []string{"gpu", "debug", "cpu"}}}
+	for i := range 8 {
+		tr.Jobs = append(tr.Jobs, workloads.Job{ID: int64(i + 1), Submit: float64(i), Run: 100, Procs: 4, ReqTime: 200, Estimate: 200,
+			Partition: int64(i % 4)}) // 0: none (default cpu), 1: gpu, 2: debug (unknown), 3: cpu
+	}
+	var jobs bytes.Buffer
+	res, err := Run(context.Background(), Spec{Machine: mf, Check: true}, tr, Outputs{Jobs: &jobs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stats.Finished != 6 || res.Summary.DropWhy != "no such partition (engine): 2" {
+		t.Errorf("%d finished, drops %q; want 6 and 2 with no such partition", res.Stats.Finished, res.Summary.DropWhy)
+	}
+	// The cpu partition is processors 0-191, the gpu nodes 192-255: jobs 2 and 6 (gpu) hold one 4-core node.
+	for _, l := range strings.Split(strings.TrimSpace(jobs.String()), "\n")[1:] {
+		f := strings.Split(l, ",")
+		id, alloc := f[0], f[13]
+		gpu := id == "2" || id == "6"
+		if lo := strings.Split(alloc, "-")[0]; gpu != (len(lo) == 3 && lo >= "192") {
+			t.Errorf("job %s on processors %s", id, alloc)
+		}
+	}
+}
