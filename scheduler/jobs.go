@@ -279,6 +279,9 @@ func (e *Engine) finish(slot int32) error {
 	}
 	e.stats.Finished++
 	e.dirty, e.changed = true, true
+	if e.parts != nil {
+		e.partDone(j) // partition.go
+	}
 
 	r := &e.rec
 	*r = results.Record{

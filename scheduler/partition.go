@@ -56,6 +56,38 @@ type partState struct {
 	changed bool
 	newFrom int
 	checked *checkedAlloc
+	done    PartStat // finished jobs so far (PartStats)
+}
+
+// PartStat sums a partition's finished jobs.
+type PartStat struct {
+	Name  string
+	Procs int
+	Jobs  int     // finished
+	Wait  float64 // Σ waiting time of the finishing runs (s)
+	Work  float64 // Σ processors × run time of the finishing runs (processor-s)
+}
+
+// PartStats returns each partition's sums (nil without partitions).
+func (e *Engine) PartStats() []PartStat {
+	if e.parts == nil {
+		return nil
+	}
+	out := make([]PartStat, 0, len(e.parts)-1)
+	for _, s := range e.parts[:len(e.parts)-1] {
+		st := s.done
+		st.Name, st.Procs = s.Name, s.Procs
+		out = append(out, st)
+	}
+	return out
+}
+
+// partDone counts a job finishing now in its partition's sums.
+func (e *Engine) partDone(j *job) {
+	d := &e.parts[j.part].done
+	d.Jobs++
+	d.Wait += j.start - j.submit
+	d.Work += float64(j.procs) * (e.now - j.start)
 }
 
 // Drop reasons of partitioned machines (indices into DropReasons).

@@ -3,6 +3,7 @@ package scheduler
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -76,6 +77,13 @@ func TestPartitionSchedules(t *testing.T) {
 			wantDrop[dropNoPartition], wantDrop[dropNoGPUs], wantDrop[dropPartitionSize], wantDrop[dropPartitionTime] = 1, 1, 1, 1
 			if st.Dropped != 4 || st.DroppedBy != wantDrop {
 				t.Errorf("dropped %d by %v, want 4 by %v", st.Dropped, st.DroppedBy, wantDrop)
+			}
+			if pol == "fcfs" {
+				// cpu: waits 0 + 99, work 4·100 + 2·50; gpu: waits 0 + 49 + 58, work 4·50 + 8·10 + 4·5.
+				want := []PartStat{{"cpu", 4, 2, 99, 500}, {"gpu", 8, 3, 107, 300}}
+				if got := e.PartStats(); !slices.Equal(got, want) {
+					t.Errorf("partition stats %v, want %v", got, want)
+				}
 			}
 			for _, r := range c.rows {
 				wantAlloc := map[int64]string{3: "4-7", 4: "4-11"}[r.ID]

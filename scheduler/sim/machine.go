@@ -2,6 +2,8 @@ package sim
 
 import (
 	"fmt"
+	"io"
+	"text/tabwriter"
 
 	"drsim/cluster/machine"
 	"drsim/scheduler"
@@ -94,4 +96,26 @@ func limitPeakW(d Spec, tr *workloads.Trace, pw *power, procs int) (float64, err
 	var cfg scheduler.Config
 	_, peak, err := useMachine(&cfg, d, tr, pw.idleW, pw.peakW(1))
 	return peak, err
+}
+
+// WritePartitions writes a table of the partitions' jobs, mean waits and
+// utilisations over the run's makespan; nothing without partitions.
+func WritePartitions(w io.Writer, res *Result) error {
+	if len(res.Parts) == 0 {
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "partition\tprocessors\tjobs\tmean wait s\tutilisation %")
+	span := res.Summary.Makespan
+	for _, p := range res.Parts {
+		wait, util := 0.0, 0.0
+		if p.Jobs > 0 {
+			wait = p.Wait / float64(p.Jobs)
+		}
+		if span > 0 {
+			util = 100 * p.Work / (float64(p.Procs) * span)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.2f\n", p.Name, p.Procs, p.Jobs, wait, util)
+	}
+	return tw.Flush()
 }

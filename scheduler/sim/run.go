@@ -93,6 +93,9 @@ type Result struct {
 	Tables  []powercap.Table         // level table per application, by index
 	AppOf   func(*workloads.Job) int // the job→application mapping the run used
 
+	// Parts sums each partition's finished jobs (machine files only).
+	Parts []scheduler.PartStat
+
 	// WindowExcessW is, in the power-cap modes, the worst excess of the
 	// power averaged over the RAPL window (Spec.RAPLWindow) over a constant
 	// finite limit (W), floored at 0: 0 means the RAPL invariant held.
@@ -234,7 +237,7 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 	}
 	sum.DropWhy = strings.Join(why, ", ")
 	return &Result{Spec: d, Summary: sum, Stats: st, Limits: limits, Apps: pw.names, PeakW: peakW,
-		Tables: pw.tables, AppOf: pw.appOf, WindowExcessW: win.result(sum.LastEnd)}, nil
+		Tables: pw.tables, AppOf: pw.appOf, WindowExcessW: win.result(sum.LastEnd), Parts: eng.PartStats()}, nil
 }
 
 func fillEnergy(s *results.Summary, eng *scheduler.Engine) {
