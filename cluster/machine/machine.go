@@ -44,12 +44,14 @@ type NodeType struct {
 // Partition is one Slurm partition: a set of nodes of one type.
 type Partition struct {
 	Name      string
-	Type      int     // index into Machine.Types
-	Nodes     []int   // indices into Machine.Nodes, ascending
-	Lo, Procs int     // the partition's processors are [Lo, Lo+Procs)
-	Default   bool    // jobs that name no partition go here
-	Exclusive bool    // allocation = "node": jobs get whole nodes
-	MaxTime   float64 // s; 0 = unlimited
+	Type      int      // index into Machine.Types
+	Nodes     []int    // indices into Machine.Nodes, ascending
+	Lo, Procs int      // the partition's processors are [Lo, Lo+Procs)
+	Default   bool     // jobs that name no partition go here
+	Exclusive bool     // allocation = "node": jobs get whole nodes
+	MaxTime   float64  // s; 0 = unlimited
+	Apps      []string // power profiles its jobs may run (names); nil = every one the run uses
+	AppsLine  int      // line of apps, for errors found by the run (unknown names)
 }
 
 // Node is one node of the machine.
@@ -103,13 +105,14 @@ type file struct {
 }
 
 type partFile struct {
-	Name       string `toml:"name"`
-	Nodes      string `toml:"nodes"`     // Slurm hostlist
-	NodeType   string `toml:"node_type"` // instead of nodes: a type ...
-	Count      int    `toml:"count"`     // ... and how many of its unassigned nodes (0: all of them)
-	Default    bool   `toml:"default"`
-	Allocation string `toml:"allocation"` // "node" (default) or "core"
-	MaxTime    string `toml:"max_time"`   // Slurm time: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS, or UNLIMITED
+	Name       string   `toml:"name"`
+	Nodes      string   `toml:"nodes"`     // Slurm hostlist
+	NodeType   string   `toml:"node_type"` // instead of nodes: a type ...
+	Count      int      `toml:"count"`     // ... and how many of its unassigned nodes (0: all of them)
+	Default    bool     `toml:"default"`
+	Allocation string   `toml:"allocation"` // "node" (default) or "core"
+	MaxTime    string   `toml:"max_time"`   // Slurm time: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS, or UNLIMITED
+	Apps       []string `toml:"apps"`       // power profiles (application names) its jobs may run
 }
 
 // Load reads and parses a machine file, or an embedded one named
@@ -160,7 +163,7 @@ func Parse(name string, data []byte) (*Machine, error) {
 		}
 		line := li.first(section, key)
 		return nil, &Error{File: name, Line: line, Where: li.where(section, line), Key: key,
-			Msg: "unknown key (known: name, source; [[node_type]] name, prefix, count, cores, gpus, memory_gb, idle_w, core_busy_w, gpu_idle_w, gpu_busy_w; [[partition]] name, nodes, node_type, count, default, allocation, max_time)"}
+			Msg: "unknown key (known: name, source; [[node_type]] name, prefix, count, cores, gpus, memory_gb, idle_w, core_busy_w, gpu_idle_w, gpu_busy_w; [[partition]] name, nodes, node_type, count, default, allocation, max_time, apps)"}
 	}
 	return build(name, &f, li)
 }
@@ -231,7 +234,10 @@ func build(name string, f *file, li lineIndex) (*Machine, error) {
 	}
 	for i, pf := range f.Parts {
 		where := fmt.Sprintf("partition %q", pf.Name)
-		p := Partition{Name: pf.Name, Type: -1, Default: pf.Default}
+		p := Partition{Name: pf.Name, Type: -1, Default: pf.Default, Apps: pf.Apps, AppsLine: li.line("partition", i, "apps")}
+		if pf.Apps != nil && len(pf.Apps) == 0 {
+			return nil, fail("partition", i, fmt.Sprintf("partition %q", pf.Name), "apps", "empty list: leave apps out for every application")
+		}
 		switch {
 		case pf.Name == "":
 			return nil, fail("partition", i, fmt.Sprintf("partition %d", i+1), "name", "missing")

@@ -3,9 +3,12 @@ package sim
 import (
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"drsim/cluster/machine"
+	"drsim/powercap"
 	"drsim/scheduler"
 	"drsim/workloads"
 )
@@ -118,4 +121,43 @@ func WritePartitions(w io.Writer, res *Result) error {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.2f\n", p.Name, p.Procs, p.Jobs, wait, util)
 	}
 	return tw.Flush()
+}
+
+// partitionApps applies the partitions' apps lists: a partition's jobs
+// map to applications with the run's --app-map rule over its listed
+// applications only. A name the run has no profile for is an error at
+// the list's line.
+func partitionApps(cfg *scheduler.Config, d Spec, m *machine.Machine, pw *power) error {
+	if m == nil || !slices.ContainsFunc(m.Partitions, func(p machine.Partition) bool { return p.Apps != nil }) {
+		return nil
+	}
+	maps := make([]func(*workloads.Job) int, len(m.Partitions))
+	for i, p := range m.Partitions {
+		if p.Apps == nil {
+			continue
+		}
+		var sub []powercap.Profile
+		var idx []int
+		for _, name := range p.Apps {
+			k := slices.IndexFunc(pw.profiles, func(pr powercap.Profile) bool { return strings.EqualFold(pr.Name, name) })
+			if k < 0 {
+				return &machine.Error{File: m.File, Line: p.AppsLine, Where: fmt.Sprintf("partition %q", p.Name), Key: "apps",
+					Msg: fmt.Sprintf("no application %q in this run's models (known: %s)", name, strings.Join(pw.names, ", "))}
+			}
+			sub, idx = append(sub, pw.profiles[k]), append(idx, k)
+		}
+		am, err := powercap.NewAppMap(d.AppMap, sub, d.Seed)
+		if err != nil {
+			return &machine.Error{File: m.File, Line: p.AppsLine, Where: fmt.Sprintf("partition %q", p.Name), Key: "apps", Msg: err.Error()}
+		}
+		maps[i] = func(w *workloads.Job) int { return idx[am.App(w)] }
+	}
+	all, partOf := cfg.AppOf, cfg.PartOf
+	cfg.AppOf = func(w *workloads.Job) int {
+		if p := partOf(w); p >= 0 && maps[p] != nil {
+			return maps[p](w)
+		}
+		return all(w)
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -192,5 +193,51 @@ func TestRouteByName(t *testing.T) {
 		if lo := strings.Split(alloc, "-")[0]; gpu != (len(lo) == 3 && lo >= "192") {
 			t.Errorf("job %s on processors %s", id, alloc)
 		}
+	}
+}
+
+// A partition's apps list restricts the power profiles its jobs run: every
+// gpu job is lulesh, the cpu jobs keep the run's mix; a name the models
+// lack is an error at the list's line.
+func TestPartitionApps(t *testing.T) {
+	dir := t.TempDir()
+	mf := filepath.Join(dir, "machine.toml")
+	src := strings.Replace(twoPartMachine, `allocation = "node"`, `allocation = "node"`+"\n"+`apps = ["LULESH"]`, 1)
+	if err := os.WriteFile(mf, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := Spec{Machine: mf, PartitionMap: "field16:1=cpu,2=gpu", Jobs: 400, Check: true}
+	tr, err := Load(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range tr.Jobs {
+		tr.Jobs[i].Partition = 1 + int64(i%2)
+	}
+	res, err := Run(context.Background(), s, tr, Outputs{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lulesh := slices.Index(res.Apps, "lulesh")
+	others := map[int]bool{}
+	for i := range tr.Jobs {
+		a := res.AppOf(&tr.Jobs[i])
+		if i%2 == 1 && a != lulesh {
+			t.Fatalf("gpu job %d runs %s, want lulesh", tr.Jobs[i].ID, res.Apps[a])
+		}
+		if i%2 == 0 {
+			others[a] = true
+		}
+	}
+	if len(others) < 3 {
+		t.Errorf("cpu jobs run %d applications, want the mix", len(others))
+	}
+	bad := strings.Replace(src, `"LULESH"`, `"hpl"`, 1)
+	if err := os.WriteFile(mf, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), s, tr, Outputs{})
+	if want := mf + `:28: partition "gpu": key "apps": no application "hpl"`; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("got %v\nwant %s", err, want)
 	}
 }

@@ -136,6 +136,9 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 	if err != nil {
 		return nil, specErr(err)
 	}
+	if err := partitionApps(&cfg, d, mach, pw); err != nil { // machine.go
+		return nil, specErr(err)
+	}
 	peakW := pw.peakW(procs)
 	if mach != nil {
 		procs, peakW = cfg.Procs, machPeakW
@@ -237,7 +240,7 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 	}
 	sum.DropWhy = strings.Join(why, ", ")
 	return &Result{Spec: d, Summary: sum, Stats: st, Limits: limits, Apps: pw.names, PeakW: peakW,
-		Tables: pw.tables, AppOf: pw.appOf, WindowExcessW: win.result(sum.LastEnd), Parts: eng.PartStats()}, nil
+		Tables: pw.tables, AppOf: cfg.AppOf, WindowExcessW: win.result(sum.LastEnd), Parts: eng.PartStats()}, nil
 }
 
 func fillEnergy(s *results.Summary, eng *scheduler.Engine) {
@@ -272,11 +275,12 @@ func workloadName(trace string) string {
 
 // power is the resolved power model of a run.
 type power struct {
-	names  []string
-	tables []powercap.Table
-	appOf  func(*workloads.Job) int
-	idleW  float64
-	used   []bool // the app map can choose tables[i]
+	names    []string
+	tables   []powercap.Table
+	appOf    func(*workloads.Job) int
+	idleW    float64
+	used     []bool             // the app map can choose tables[i]
+	profiles []powercap.Profile // by index, as tables (machine.go: per-partition app maps)
 }
 
 // peakW is the cluster's peak power: every processor busy with the most
@@ -332,7 +336,7 @@ func buildPower(d Spec, procs int) (*power, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.appOf = m.App
+	p.appOf, p.profiles = m.App, usable
 	// Idle and peak power come from the applications the map can choose.
 	p.used = make([]bool, len(p.tables))
 	for i, n := range p.names {
