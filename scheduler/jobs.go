@@ -414,7 +414,7 @@ func (e *Engine) observePower() error {
 	if e.parts != nil {
 		busy, running = e.machineBusy()
 	}
-	cur := [4]float64{e.meter.Power(), e.meter.Limit, float64(busy), float64(running)}
+	cur := [4]float64{e.lim.Power(), e.lim.Limit, float64(busy), float64(running)} // lim: the limited partition's with Config.LimitPart
 	if cur == e.lastPow {
 		return nil
 	}

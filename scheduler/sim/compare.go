@@ -239,6 +239,9 @@ func (c *Comparison) rows(pols []string) {
 			OutJobs: s.OutDR.Jobs, OutEnergyKWh: s.OutDR.EnergyKWh, OutTurnS: s.OutDR.MeanTurn, OutWaitS: s.OutDR.MeanWait, OutBSld: s.OutDR.MeanBSld,
 			Violations: k.res.Stats.NViolations,
 		}
+		if row.Procs == 0 && k.res.Spec.Machine != "" {
+			row.Procs = s.Procs // the machine file's size
+		}
 		row.Clamped, _ = clampedLevels(k.res)
 		row.WindowExcessW = k.res.WindowExcessW
 		c.Rows = append(c.Rows, row)
