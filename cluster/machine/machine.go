@@ -180,6 +180,7 @@ func build(name string, f *file, li lineIndex) (*Machine, error) {
 	// Node types and their nodes, type by type.
 	byName := map[string]int{} // node name -> index in nodes
 	var nodes []Node
+	total := 0
 	for i := range m.Types {
 		t := &m.Types[i]
 		where := fmt.Sprintf("node_type %q", t.Name)
@@ -210,6 +211,9 @@ func build(name string, f *file, li lineIndex) (*Machine, error) {
 		}
 		if t.IdleW > 0 && t.IdleW < float64(t.GPUs)*t.GPUIdleW {
 			return nil, fail("node_type", i, where, "idle_w", "%v W is below the %d idle GPUs' %v W (idle_w is the whole node)", t.IdleW, t.GPUs, float64(t.GPUs)*t.GPUIdleW)
+		}
+		if total += t.Count * t.Cores; total > 1<<30 || len(nodes)+t.Count > 1<<22 {
+			return nil, fail("node_type", i, where, "count", "the machine passes 2^22 nodes or 2^30 processors, beyond the simulator's range")
 		}
 		if t.Prefix == "" {
 			t.Prefix = t.Name
