@@ -36,6 +36,7 @@ TARGETS="
 ./powercap FuzzDecodeModel
 ./scheduler/sim FuzzDecodeEvents
 ./netmodel FuzzLoadTopology
+./cluster/machine FuzzParse
 ./scheduler/sweep FuzzParseConfig
 ./scheduler/sweep FuzzReadManifest
 "
