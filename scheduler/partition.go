@@ -27,11 +27,12 @@ import (
 // sums the free processors. Without partitions nothing is ever bound and
 // the single-pool path is the one it always was.
 //
-// Limits of this version: node power saving, malleable jobs and the
-// network model need a single pool (New refuses them); the dr and uniform
-// governors see the per-processor idle power of Config.IdleW when they
-// reason about evictions and uniform caps, while the meter and the power
-// limit check use each partition's own idle power.
+// Limits of this version: node power saving, the network model and the
+// topology placement need a single pool (New refuses them; the run refuses
+// malleable jobs); the uniform governor divides the limit with
+// Config.IdleW, not each partition's idle power. The dr governor is exact:
+// Control.IdlePower and its eviction budget (allIdleW, gpuW) count each
+// partition's idle draw and the jobs' GPU draw.
 
 // Part is one partition of the machine.
 type Part struct {
@@ -446,4 +447,25 @@ func (e *Engine) PartNames() []string {
 		names = append(names, s.Name)
 	}
 	return slices.Clip(names)
+}
+
+// allIdleW is the power of the governed processors (the machine, or the
+// limited partition) with every one of them idle, for the dr governor's
+// eviction budget: procs × idle on a single pool, and with each
+// partition's own idle draw on a partitioned machine. With it and each
+// job's weight procs × (lowest − idle) + gpuW, the kept jobs' power at
+// their lowest levels is exact whatever the partitions' idle and GPU draws.
+func (e *Engine) allIdleW(idle float64) float64 {
+	if e.parts == nil {
+		return float64(e.cfg.Procs) * idle
+	}
+	procs, adj := e.cfg.Procs, e.partIdleAdjW()
+	if e.scope >= 0 {
+		s := &e.parts[e.scope]
+		procs, adj = s.Procs, 0
+		if s.IdleW > 0 {
+			adj = float64(s.Procs) * (s.IdleW - e.cfg.IdleW)
+		}
+	}
+	return float64(procs)*idle + adj
 }

@@ -301,3 +301,33 @@ func TestPartitionDREviction(t *testing.T) {
 		})
 	}
 }
+
+// The dr governor's eviction budget counts each partition's idle draw
+// and the jobs' GPU draw. Hand-computed: A (partition a, idle 10 W) and B
+// (partition b: one 1-core node with a GPU, idle 20 W, the GPU 100 W
+// above idle when busy) at their lowest level (50 W) draw 40 and
+// 40 + 100 = 140 W above an all-idle machine's 30 W. Under the 100 W limit
+// from 50 only A fits (70 W), so B is evicted, whatever its energy: it
+// wasted 210 W × 40 s = 8,400 J (100 + 10 + 100 W at the top from 10),
+// restarts at 100 when the limit lifts, and ends at 200 (21,000 J). A runs
+// as in TestPartitionDREviction: 0-225, 20,000 J. Counting processors
+// only (40 + 40 ≤ 100 − 2·10) would have kept both, at 210 W.
+func TestPartitionDREvictionGPU(t *testing.T) {
+	cfg := Config{Procs: 2, Policy: "easy", Apps: twoLevels, IdleW: 10, Governor: &DR{},
+		Limits: []LimitStep{{50, 100}, {100, math.Inf(1)}},
+		Parts: []Part{{Name: "a", Procs: 1, Cores: 1},
+			{Name: "b", Lo: 1, Procs: 1, Cores: 1, GPUs: 1, Exclusive: true, IdleW: 20, GPUBusyW: 100}},
+		PartOf: func(w *workloads.Job) int { return int(w.Partition) - 1 }}
+	c := simulate(t, cfg, pj(1, 0, 200, 1, 1, 0), pj(2, 10, 100, 1, 2, 1))
+	byID := map[int64]int{}
+	for i, r := range c.rows {
+		byID[r.ID] = i
+	}
+	a, b := c.rows[byID[1]], c.rows[byID[2]]
+	if a.End != 225 || a.Evictions != 0 || math.Abs(a.Energy-20000) > 1e-6 {
+		t.Errorf("A: end %v evictions %d energy %v, want 225 0 20000", a.End, a.Evictions, a.Energy)
+	}
+	if b.Start != 100 || b.End != 200 || b.Evictions != 1 || math.Abs(b.Wasted-8400) > 1e-6 || math.Abs(b.Energy-21000) > 1e-6 {
+		t.Errorf("B: %v-%v evictions %d wasted %v energy %v, want 100-200 1 8400 21000", b.Start, b.End, b.Evictions, b.Wasted, b.Energy)
+	}
+}
