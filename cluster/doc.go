@@ -14,6 +14,9 @@
 //     power states (idle, busy, off, booting) for node power saving.
 //   - topology.go: NodeTopology and the "topology" placement.
 //
+// Sub-package machine reads machine files (node types, partitions, Slurm
+// hostlists) and lays their nodes out on the processor index space.
+//
 // Units: processors are counted in processors (SWF's unit), power in W,
 // energy in J, time in s. The package is pure: no I/O, no clocks, no global
 // randomness.

@@ -17,6 +17,7 @@ type Meter struct {
 	started   bool
 	busyW     float64 // Σ running jobs' power (W)
 	idleProcs int
+	idleAdj   float64 // idle draw beyond idleProcs × IdleW (processors whose idle power differs); 0 on one-type machines
 	offNodes  int
 	bootNodes int
 
@@ -44,6 +45,9 @@ func NewMeter(procs int, idleW, t0 float64) *Meter {
 // Power returns the cluster's current power draw (W).
 func (m *Meter) Power() float64 {
 	p := m.busyW + float64(m.idleProcs)*m.IdleW
+	if m.idleAdj != 0 {
+		p += m.idleAdj
+	}
 	if m.offNodes != 0 || m.bootNodes != 0 {
 		p += float64(m.offNodes)*m.OffW + float64(m.bootNodes)*m.BootW
 	}
@@ -53,7 +57,7 @@ func (m *Meter) Power() float64 {
 // NonJobW returns the power not drawn by running jobs: idle processors,
 // off nodes and booting nodes (W).
 func (m *Meter) NonJobW() float64 {
-	return float64(m.idleProcs)*m.IdleW + float64(m.offNodes)*m.OffW + float64(m.bootNodes)*m.BootW
+	return float64(m.idleProcs)*m.IdleW + m.idleAdj + float64(m.offNodes)*m.OffW + float64(m.bootNodes)*m.BootW
 }
 
 // BusyW returns the running jobs' current power (W).
@@ -68,6 +72,9 @@ func (m *Meter) Advance(t float64) {
 	p := m.Power()
 	m.BusyJ += m.busyW * dt
 	m.IdleJ += float64(m.idleProcs) * m.IdleW * dt
+	if m.idleAdj != 0 {
+		m.IdleJ += m.idleAdj * dt
+	}
 	if m.offNodes != 0 || m.bootNodes != 0 {
 		m.OffJ += float64(m.offNodes) * m.OffW * dt
 		m.TransJ += float64(m.bootNodes) * m.BootW * dt
@@ -94,6 +101,17 @@ func (m *Meter) Change(busyDelta float64, procDelta int) {
 	m.idleProcs -= procDelta
 	if m.busyW < 0 && m.busyW > -1e-6 { // cancellation noise
 		m.busyW = 0
+	}
+}
+
+// ChangeIdle records, at the current time, that idle processors draw dw
+// watts more than idleProcs × IdleW (negative: less): processors whose
+// node type idles at another power, counted when they become idle (+) or
+// busy (−). Call Advance first.
+func (m *Meter) ChangeIdle(dw float64) {
+	m.idleAdj += dw
+	if math.Abs(m.idleAdj) < 1e-9 { // cancellation noise
+		m.idleAdj = 0
 	}
 }
 

@@ -40,13 +40,52 @@ func WithoutTestChecks() (restore func()) {
 // be caught.
 type checkedAlloc struct {
 	cluster.Allocator
-	e    *Engine
-	held []bool
-	busy int
+	e      *Engine
+	held   []bool
+	busy   int
+	lo, hi int32 // the processors it may hand out: [0, len(held)), or its partition's
+
+	// On a partitioned machine (partition.go) the partitions' checkers
+	// share held, and each also checks that jobs stay inside its
+	// partition, get whole nodes in a whole-node partition, and that no
+	// node has more GPUs allocated than it has.
+	p       *Part
+	gpuHeld []int // per node of the partition
 }
 
 func newCheckedAlloc(e *Engine, a cluster.Allocator) *checkedAlloc {
-	return &checkedAlloc{Allocator: a, e: e, held: make([]bool, a.Total())}
+	return &checkedAlloc{Allocator: a, e: e, held: make([]bool, a.Total()), hi: int32(a.Total())}
+}
+
+// part makes c the checker of partition p, sharing the machine's
+// ownership map held.
+func (c *checkedAlloc) part(p *Part, held []bool) {
+	c.p, c.held, c.lo, c.hi = p, held, int32(p.Lo), int32(p.Lo+p.Procs)
+	c.gpuHeld = make([]int, p.Procs/p.Cores)
+}
+
+// partChecks checks one allocated (sign +1) or released (−1) range
+// against c's partition.
+func (c *checkedAlloc) partChecks(r cluster.Range, sign int) {
+	p := c.p
+	if r.Lo < c.lo || r.Hi > c.hi {
+		c.e.violate("processors [%d,%d) of a job in partition %q are outside it ([%d,%d))", r.Lo, r.Hi, p.Name, c.lo, c.hi)
+		return
+	}
+	lo, hi := int(r.Lo-c.lo), int(r.Hi-c.lo)
+	if p.Exclusive && (lo%p.Cores != 0 || hi%p.Cores != 0) {
+		c.e.violate("partition %q allocates whole nodes of %d processors but handed out processors [%d,%d)", p.Name, p.Cores, r.Lo, r.Hi)
+	}
+	if !p.Exclusive || p.GPUs == 0 {
+		return
+	}
+	// A whole-node job holds all of its nodes' GPUs.
+	for n := lo / p.Cores; n < ceilDiv(hi, p.Cores); n++ {
+		c.gpuHeld[n] += sign * p.GPUs
+		if g := c.gpuHeld[n]; g > p.GPUs || g < 0 {
+			c.e.violate("node %d of partition %q has %d GPUs allocated; it has %d", n, p.Name, g, p.GPUs)
+		}
+	}
 }
 
 func (c *checkedAlloc) Alloc(n int, dst []cluster.Range) ([]cluster.Range, bool) {
@@ -61,8 +100,13 @@ func (c *checkedAlloc) Alloc(n int, dst []cluster.Range) ([]cluster.Range, bool)
 			c.e.violate("allocator returned processors [%d,%d) on a %d-processor machine", r.Lo, r.Hi, len(c.held))
 			continue
 		}
+		if c.p != nil {
+			c.partChecks(r, 1)
+		}
 		for p := r.Lo; p < r.Hi; p++ {
-			if c.held[p] {
+			if c.held[p] && c.p != nil && c.p.Exclusive {
+				c.e.violate("node %d of partition %q (processor %d) handed to two jobs", int(p-c.lo)/c.p.Cores, c.p.Name, p)
+			} else if c.held[p] {
 				c.e.violate("processor %d allocated twice", p)
 			}
 			c.held[p] = true
@@ -83,6 +127,9 @@ func (c *checkedAlloc) Release(rs []cluster.Range) {
 			c.e.violate("release of processors [%d,%d) on a %d-processor machine", r.Lo, r.Hi, len(c.held))
 			continue
 		}
+		if c.p != nil {
+			c.partChecks(r, -1)
+		}
 		for p := r.Lo; p < r.Hi; p++ {
 			if !c.held[p] {
 				c.e.violate("processor %d released while free", p)
@@ -97,8 +144,8 @@ func (c *checkedAlloc) Release(rs []cluster.Range) {
 
 // counts checks the allocator's own free count against the ownership map.
 func (c *checkedAlloc) counts() {
-	if free := c.Allocator.Free(); free != len(c.held)-c.busy {
-		c.e.violate("the allocator counts %d free processors, the ownership map %d", free, len(c.held)-c.busy)
+	if free := c.Allocator.Free(); free != int(c.hi-c.lo)-c.busy {
+		c.e.violate("the allocator counts %d free processors, the ownership map %d", free, int(c.hi-c.lo)-c.busy)
 	}
 }
 
@@ -106,7 +153,17 @@ func (c *checkedAlloc) counts() {
 // job finished exactly once (finish checks that the job was running, so
 // with equal counts none finished twice), and the energy balances.
 func (e *Engine) finalChecks() {
-	if n := e.runs.Len() + e.wq.Len(); n != 0 {
+	n := e.runs.Len() + e.wq.Len()
+	if e.parts != nil {
+		_, running := e.machineBusy()
+		n = running + e.machineQueued()
+		for _, s := range e.parts {
+			if s.checked != nil && s.checked.busy != 0 {
+				e.violate("%d processors of partition %q still held after the last job ended", s.checked.busy, s.Name)
+			}
+		}
+	}
+	if n != 0 {
 		e.violate("%d jobs never finished", n)
 	}
 	if e.stats.Finished != e.stats.Submitted {

@@ -116,7 +116,7 @@ func TestDropReasons(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := e.Stats()
-	if st.Dropped != 3 || st.DroppedBy != [3]int{1, 1, 1} || st.Finished != 2 || st.NViolations != 0 {
+	if st.Dropped != 3 || st.DroppedBy != [nDropReasons]int{1, 1, 1} || st.Finished != 2 || st.NViolations != 0 {
 		t.Fatalf("dropped %d %v, finished %d, violations %v", st.Dropped, st.DroppedBy, st.Finished, st.Violations)
 	}
 }

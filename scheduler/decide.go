@@ -11,6 +11,9 @@ func (e *Engine) decide() {
 		return
 	}
 	ev := e.stats.Evictions
+	if e.parts != nil {
+		e.bindGovernor() // partition.go: the whole machine, or the limited partition
+	}
 	e.ctl.e = e
 	e.gov.Adjust(&e.ctl)
 	if e.stats.Evictions != ev {
@@ -19,8 +22,18 @@ func (e *Engine) decide() {
 	}
 }
 
-// pass runs the policy once over the wait queue.
+// pass runs the policy once over the wait queue (once per partition's
+// queue on a partitioned machine).
 func (e *Engine) pass() {
+	if e.parts != nil {
+		e.passParts()
+		return
+	}
+	e.passPool()
+}
+
+// passPool runs the policy once over the bound pool's wait queue.
+func (e *Engine) passPool() {
 	if e.wq.Len() == 0 || e.wq.minProcs() > e.alloc.Free() {
 		// Nothing can start. The flags stay set, so the next pass still
 		// sees what changed since the last one that ran.
@@ -39,6 +52,9 @@ func (e *Engine) pass() {
 // end, processors and power.
 func (e *Engine) insertRunning(slot int32) {
 	e.runs.insert(e.runEntry(slot))
+	if e.parts != nil {
+		e.partRunning(0, slot)
+	}
 }
 
 // removeRunning takes slot off the running list; call it before changing
@@ -47,6 +63,9 @@ func (e *Engine) removeRunning(slot int32) {
 	j := &e.jobs[slot]
 	if !e.runs.remove(j.estEnd, j.startSeq) {
 		panic("scheduler: running job not in the running list")
+	}
+	if e.parts != nil {
+		e.partRunning(1, slot)
 	}
 }
 
@@ -59,13 +78,16 @@ func (e *Engine) refreshRunning(slot int32) {
 		panic("scheduler: running job not in the running list")
 	}
 	e.runs.set(bi, o, e.runEntry(slot))
+	if e.parts != nil {
+		e.partRunning(2, slot)
+	}
 }
 
 func (e *Engine) runEntry(slot int32) runEntry {
 	j := &e.jobs[slot]
 	r := runEntry{estEnd: j.estEnd, seq: j.startSeq, procs: int32(j.procs), slot: slot}
 	if e.hasPower {
-		r.power = j.power - float64(j.procs)*e.cfg.IdleW
+		r.power = j.power - float64(j.procs)*e.cfg.IdleW - j.idleAdjW
 	}
 	return r
 }

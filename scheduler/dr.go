@@ -301,10 +301,10 @@ func (g *DR) evict(c *Control) {
 	g.wts, g.vals = g.wts[:0], g.vals[:0]
 	idle := c.IdleW()
 	for _, j := range g.jobs {
-		g.wts = append(g.wts, float64(j.procs)*(lowestPower(c.Levels(j.app), j)-idle))
+		g.wts = append(g.wts, float64(j.procs)*(lowestPower(c.Levels(j.app), j)-idle)+c.e.jobs[j.slot].gpuW) // gpuW: partition.go
 		g.vals = append(g.vals, j.spent)
 	}
-	keep, _ := g.knap.Solve(g.wts, g.vals, c.Limit()-float64(c.e.cfg.Procs)*idle)
+	keep, _ := g.knap.Solve(g.wts, g.vals, c.Limit()-c.e.allIdleW(idle)) // partition.go
 	for i, j := range g.jobs {
 		if !keep[i] {
 			c.Evict(j.slot)

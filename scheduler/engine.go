@@ -96,6 +96,17 @@ type Config struct {
 	ResumeTime   float64 // s a node takes to boot; 0 = at once
 	BootW        float64 // draw of a booting node (W)
 	OffW         float64 // draw of an off node (W)
+
+	// Partitions (partition.go, from a machine file): disjoint blocks of
+	// processors, each with its own queue, placement and running list.
+	// PartOf returns a job's partition (an index into Parts; -1: none of
+	// them, dropped). Nil Parts: one pool of Procs processors.
+	Parts  []Part
+	PartOf func(*workloads.Job) int
+	// LimitPart names the partition the power limits apply to (its nodes'
+	// power only; governors then govern its jobs only); "" = the whole
+	// machine.
+	LimitPart string
 }
 
 // Stats are the engine's own counters.
@@ -141,6 +152,11 @@ type job struct {
 	fixed       int     // level fixed by Config.JobLevel, or -1
 	comm, ratio float64 // communication fraction and ratio (Network)
 	alloc       []cluster.Range
+	// Partitions only (partition.go): the job's partition, its
+	// processors' idle draw above Config.IdleW, its busy GPUs' draw above
+	// idle, and their sum, which its power carries on top of procs × level.
+	part                   int32
+	idleAdjW, gpuW, extraW float64
 }
 
 // Engine replays jobs through a policy on a cluster. Build it with New and
@@ -203,6 +219,18 @@ type Engine struct {
 	checked     *checkedAlloc
 	jobJ        float64
 	forcedCheck bool
+
+	// Partitions (partition.go): nil without; the bound partition; the
+	// bound pool's processors (View.Total).
+	parts []partState
+	cur   int
+	total int
+	// The meter the power limit applies to: meter itself, or with
+	// Config.LimitPart a meter of that partition (scope) alone; govAware
+	// is the governor's PowerAware, which bind turns off elsewhere.
+	lim      *cluster.Meter
+	scope    int
+	govAware bool
 }
 
 // New validates cfg and builds an engine.
@@ -221,12 +249,19 @@ func New(cfg Config) (*Engine, error) {
 	if e.order, err = Orders.New(defaultStr(cfg.Order, "submit")); err != nil {
 		return nil, err
 	}
-	e.alloc, err = cluster.Placements.New(defaultStr(cfg.Placement, "contiguous"),
-		cluster.PlacementConfig{Procs: cfg.Procs, ProcsPerNode: cfg.ProcsPerNode, Seed: cfg.Seed, Topology: cfg.Topology})
-	if err != nil {
-		return nil, err
+	e.total, e.scope = cfg.Procs, -1
+	if len(cfg.Parts) > 0 {
+		if err := e.initParts(); err != nil {
+			return nil, err
+		}
+	} else {
+		e.alloc, err = cluster.Placements.New(defaultStr(cfg.Placement, "contiguous"),
+			cluster.PlacementConfig{Procs: cfg.Procs, ProcsPerNode: cfg.ProcsPerNode, Seed: cfg.Seed, Topology: cfg.Topology})
+		if err != nil {
+			return nil, err
+		}
 	}
-	if e.cfg.Check {
+	if e.cfg.Check && e.parts == nil {
 		e.checked = newCheckedAlloc(e, e.alloc)
 		e.alloc = e.checked
 	}
@@ -238,6 +273,10 @@ func New(cfg Config) (*Engine, error) {
 		e.gov = Performance{}
 	}
 	e.powerAware = e.gov.PowerAware()
+	e.govAware = e.powerAware
+	if e.scope >= 0 {
+		e.bind(e.bind(e.scope)) // sets powerAware for the bound partition
+	}
 	switch e.gov.(type) {
 	case Performance, *Performance:
 		e.govKind = govTop
@@ -313,6 +352,11 @@ func (e *Engine) Run(ctx context.Context, src Source) error {
 		t0 = min(t0, e.q.Peek().T)
 	}
 	e.meter = cluster.NewMeter(e.cfg.Procs, e.cfg.IdleW, t0)
+	e.lim = e.meter
+	if e.parts != nil {
+		e.meter.ChangeIdle(e.partIdleAdjW())
+		e.initLimitMeter(t0) // partition.go
+	}
 	e.now = t0
 	if e.np != nil {
 		e.startNodePower(t0)
@@ -331,6 +375,9 @@ func (e *Engine) Run(ctx context.Context, src Source) error {
 		}
 		if t > e.now {
 			e.meter.Advance(t)
+			if e.lim != e.meter {
+				e.lim.Advance(t)
+			}
 			e.now = t
 		}
 		if err := e.instant(t); err != nil {
@@ -374,6 +421,9 @@ func (e *Engine) instant(t float64) error {
 		var err error
 		switch ev.Kind {
 		case KindFinish:
+			if e.parts != nil {
+				e.bind(int(e.jobs[ev.Job].part))
+			}
 			err = e.finish(ev.Job)
 		case KindLimit:
 			e.setLimit(e.cfg.Limits[ev.Job].W)

@@ -70,6 +70,9 @@ func (c *Control) IdlePower() float64 {
 	if c.e.np != nil {
 		return c.e.meter.NonJobW()
 	}
+	if c.e.parts != nil {
+		return c.e.governorIdleW() // partition.go
+	}
 	return float64(c.e.alloc.Free()) * c.e.cfg.IdleW
 }
 
@@ -108,10 +111,20 @@ func (c *Control) Levels(app int) []powercap.Level { return c.e.cfg.Apps[app].Le
 func (c *Control) IdleW() float64 { return c.e.cfg.IdleW }
 
 // SetLevel moves running slot s to level lv, re-timing it exactly.
-func (c *Control) SetLevel(s int32, lv int) { c.e.retime(s, lv) }
+func (c *Control) SetLevel(s int32, lv int) {
+	if c.e.parts != nil {
+		defer c.e.bind(c.e.bind(int(c.e.jobs[s].part))) // partition.go
+	}
+	c.e.retime(s, lv)
+}
 
 // Evict stops running slot s and requeues it with its original submit time.
-func (c *Control) Evict(s int32) { c.e.evict(s) }
+func (c *Control) Evict(s int32) {
+	if c.e.parts != nil {
+		defer c.e.bind(c.e.bind(int(c.e.jobs[s].part))) // partition.go
+	}
+	c.e.evict(s)
+}
 
 // GovernorConfig configures a governor. Its zero value works.
 type GovernorConfig struct {

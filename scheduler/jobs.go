@@ -10,9 +10,11 @@ import (
 )
 
 // DropReasons name why the engine dropped a source job (Stats.DroppedBy).
-var DropReasons = [nDropReasons]string{"no processors", "larger than the machine", "no run time"}
+var DropReasons = [nDropReasons]string{"no processors", "larger than the machine", "no run time",
+	"no such partition", "larger than its partition", "GPUs on a partition without GPUs", "GPUs in a shared-core partition",
+	"over the partition's time limit"} // the last five: partition.go
 
-const nDropReasons = 3
+const nDropReasons = 8
 
 // dropReason returns the index in DropReasons of why w cannot run on a
 // machine of procs processors, or -1 if it can.
@@ -41,6 +43,16 @@ func (e *Engine) submit(w *workloads.Job) {
 		e.stats.DroppedBy[r]++
 		return
 	}
+	procs, part, gpus := int(w.Procs), 0, 0
+	if e.parts != nil {
+		var r int
+		if part, procs, gpus, r = e.route(w); r >= 0 {
+			e.stats.Dropped++
+			e.stats.DroppedBy[r]++
+			return
+		}
+		e.bind(part)
+	}
 	e.stats.Submitted++
 	var slot int32
 	if n := len(e.freeSlot); n > 0 {
@@ -57,8 +69,11 @@ func (e *Engine) submit(w *workloads.Job) {
 	}
 	*j = job{
 		id: w.ID, seq: seq, submit: w.Submit, run: w.Run, est: w.Estimate, reqTime: w.ReqTime,
-		procs: int(w.Procs), state: stQueued, gen: j.gen + 1, res: math.NaN(), alloc: alloc,
+		procs: procs, state: stQueued, gen: j.gen + 1, res: math.NaN(), alloc: alloc,
 		fixed: -1, ratio: 1,
+	}
+	if e.parts != nil {
+		e.placeInPart(j, part, gpus)
 	}
 	if e.cfg.Overrun == OverrunKill && w.ReqTime > 0 && w.Run > w.ReqTime {
 		j.run, j.killed = w.ReqTime, true
@@ -126,7 +141,7 @@ func (e *Engine) fillQueued(q *QueuedJob, slot int32) {
 		l := e.cfg.Apps[j.app].Levels[lv]
 		scale = l.Scale
 		low := e.cfg.Apps[j.app].Levels[0]
-		pw = float64(j.procs) * (low.Power - e.cfg.IdleW)
+		pw = float64(j.procs)*(low.Power-e.cfg.IdleW) + j.gpuW
 	}
 	*q = QueuedJob{Slot: slot, Procs: j.procs, Est: j.est * scale, Submit: j.submit, Seq: j.seq, Power: pw}
 }
@@ -151,7 +166,8 @@ func (e *Engine) startLevel(j *job) int {
 		return 0
 	case j.fixed >= 0:
 		return j.fixed
-	case e.govKind == govTop:
+	case e.govKind == govTop, e.scope >= 0 && int(j.part) != e.scope && e.govKind == govOther:
+		// With Config.LimitPart the governor governs that partition only.
 		return len(e.cfg.Apps[j.app].Levels) - 1
 	case e.govKind == govBottom:
 		return 0
@@ -206,7 +222,7 @@ func (e *Engine) start(slot int32, now float64) float64 {
 	j.startedInDR = !math.IsInf(e.meter.Limit, 1)
 	j.level = e.startLevel(j)
 	if e.hasPower {
-		j.power = float64(j.procs) * e.cfg.Apps[j.app].Levels[j.level].Power
+		j.power = float64(j.procs)*e.cfg.Apps[j.app].Levels[j.level].Power + j.extraW
 	}
 	if e.cfg.Network != nil {
 		j.comm, j.ratio = e.cfg.Network.Started(slot, j.app, j.procs, j.alloc)
@@ -218,6 +234,9 @@ func (e *Engine) start(slot int32, now float64) float64 {
 		return e.startBooting(slot, ready, m)
 	}
 	e.meter.Change(j.power, j.procs)
+	if e.parts != nil {
+		e.partMeter(j, j.power, j.procs) // partition.go
+	}
 	e.insertRunning(slot)
 	e.q.Push(Event{T: now + j.dur, Kind: KindFinish, Seq: j.startSeq, Job: slot, Gen: j.gen})
 	return j.estEnd
@@ -250,6 +269,9 @@ func (e *Engine) finish(slot int32) error {
 		e.jobJ += j.energy + j.wasted
 	}
 	e.meter.Change(-j.power, -j.procs)
+	if e.parts != nil {
+		e.partMeter(j, -j.power, -j.procs)
+	}
 	e.alloc.Release(j.alloc)
 	e.removeRunning(slot)
 	if e.cfg.Network != nil {
@@ -257,6 +279,9 @@ func (e *Engine) finish(slot int32) error {
 	}
 	e.stats.Finished++
 	e.dirty, e.changed = true, true
+	if e.parts != nil {
+		e.partDone(j) // partition.go
+	}
 
 	r := &e.rec
 	*r = results.Record{
@@ -292,8 +317,11 @@ func (e *Engine) retime(slot int32, lv int) {
 	}
 	e.sync(j)
 	oldM := j.multiplier(e.scale(j))
-	newPower := float64(j.procs) * e.cfg.Apps[j.app].Levels[lv].Power
+	newPower := float64(j.procs)*e.cfg.Apps[j.app].Levels[lv].Power + j.extraW
 	e.meter.Change(newPower-j.power, 0)
+	if e.parts != nil {
+		e.partMeter(j, newPower-j.power, 0)
+	}
 	j.power, j.level = newPower, lv
 	e.refreshRunning(slot)
 	e.retimeTo(slot, oldM)
@@ -330,6 +358,9 @@ func (e *Engine) evict(slot int32) {
 	}
 	e.sync(j)
 	e.meter.Change(-j.power, -j.procs)
+	if e.parts != nil {
+		e.partMeter(j, -j.power, -j.procs)
+	}
 	e.alloc.Release(j.alloc)
 	e.removeRunning(slot)
 	if e.cfg.Network != nil {
@@ -347,6 +378,9 @@ func (e *Engine) evict(slot int32) {
 
 func (e *Engine) setLimit(w float64) {
 	e.meter.SetLimit(w)
+	if e.lim != e.meter {
+		e.lim.SetLimit(w)
+	}
 	e.dirty, e.changed = true, true
 }
 
@@ -367,17 +401,23 @@ func (e *Engine) violate(format string, a ...any) {
 // observePower reports the cluster state when it changed.
 func (e *Engine) observePower() error {
 	e.meter.Observe()
-	if e.cfg.Check && e.powerAware && e.meter.Power() > e.meter.Limit*(1+1e-9)+1e-6 {
-		e.violate("power %.3f W above the limit %.3f W", e.meter.Power(), e.meter.Limit)
+	if e.lim != e.meter {
+		e.lim.Observe()
+	}
+	if e.cfg.Check && e.govAware && e.lim.Power() > e.lim.Limit*(1+1e-9)+1e-6 {
+		e.violate("power %.3f W above the limit %.3f W", e.lim.Power(), e.lim.Limit)
 	}
 	if e.cfg.Power == nil {
 		return nil
 	}
-	busy := e.cfg.Procs - e.alloc.Free()
-	cur := [4]float64{e.meter.Power(), e.meter.Limit, float64(busy), float64(e.runs.Len())}
+	busy, running := e.cfg.Procs-e.alloc.Free(), e.runs.Len()
+	if e.parts != nil {
+		busy, running = e.machineBusy()
+	}
+	cur := [4]float64{e.lim.Power(), e.lim.Limit, float64(busy), float64(running)} // lim: the limited partition's with Config.LimitPart
 	if cur == e.lastPow {
 		return nil
 	}
 	e.lastPow = cur
-	return e.cfg.Power.Power(e.now, cur[0], cur[1], busy, e.runs.Len())
+	return e.cfg.Power.Power(e.now, cur[0], cur[1], busy, running)
 }

@@ -39,7 +39,7 @@ type View struct {
 }
 
 func (v *View) reset(e *Engine) {
-	v.e, v.Now, v.Total = e, e.now, e.cfg.Procs
+	v.e, v.Now, v.Total = e, e.now, e.total
 	v.pass++
 	if n := len(e.wq.slots); cap(v.q) < n {
 		v.q = make([]QueuedJob, n, 2*n)
@@ -148,10 +148,10 @@ func (v *View) PowerFits(w float64) bool {
 // limit or a power-aware governor).
 func (v *View) PowerHeadroom() float64 {
 	e := v.e
-	if !e.powerAware || math.IsInf(e.meter.Limit, 1) {
+	if !e.powerAware || math.IsInf(e.lim.Limit, 1) {
 		return math.Inf(1)
 	}
-	return e.meter.Limit - e.meter.Power()
+	return e.lim.Limit - e.lim.Power()
 }
 
 // Start starts Job(i) now and returns its estimated end. It panics if the

@@ -37,6 +37,7 @@ TARGETS="
 ./powercap FuzzDecodeModel
 ./scheduler/sim FuzzDecodeEvents
 ./netmodel FuzzLoadTopology
+./cluster/machine FuzzParse
 ./scheduler/sweep FuzzParseConfig
 ./scheduler/sweep FuzzReadManifest
 "

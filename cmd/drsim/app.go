@@ -58,6 +58,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			measureCommand,
 			contractCommand,
 			netCommand,
+			machineCommand,
 			sweepCommand,
 			mergeCommand,
 		},

@@ -51,6 +51,9 @@ func simFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "resume-time", Usage: "s a powered-off node takes to boot; jobs on it wait (with --suspend-after)"},
 		&cli.Float64Flag{Name: "boot-w", Usage: "power of a booting node in W (default: the node's idle power)"},
 		&cli.Float64Flag{Name: "off-w", Usage: "power of a powered-off node in W"},
+		&cli.StringFlag{Name: "machine", Usage: "machine file `FILE` (node types and partitions, docs/machine.md) or builtin:default|perlmutter"},
+		&cli.StringFlag{Name: "dr-partition", Usage: "with --machine: DR limits apply to this partition's nodes only, and governors govern its jobs only (default: the whole machine)"},
+		&cli.StringFlag{Name: "partition-map", Usage: "job→partition rule with --machine: all:NAME or field16:1=cpu,2=gpu,*=cpu (default: by name for sacct traces, else the default partition)"},
 	}
 }
 
@@ -73,5 +76,6 @@ func specFromFlags(c *cli.Context) sim.Spec {
 		Malleable: c.Float64("malleable"), ResizeCost: c.Float64("resize-cost"),
 		SuspendAfter: c.Float64("suspend-after"), ResumeTime: c.Float64("resume-time"),
 		BootW: c.Float64("boot-w"), OffW: c.Float64("off-w"),
+		Machine: c.String("machine"), PartitionMap: c.String("partition-map"), DRPartition: c.String("dr-partition"),
 	}
 }

@@ -79,6 +79,9 @@ var runCommand = &cli.Command{
 		if err := res.Summary.WriteTable(c.App.Writer); err != nil {
 			return err
 		}
+		if err := sim.WritePartitions(c.App.Writer, res); err != nil { // machine files only
+			return err
+		}
 		if spec.Check {
 			// Reached only with none: violations fail the run above.
 			_, err := fmt.Fprintf(c.App.Writer, "%-25s %s\n", "invariant checks", "0 violations")

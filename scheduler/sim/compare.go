@@ -130,7 +130,11 @@ func Compare(ctx context.Context, cfg CompareConfig) (*Comparison, error) {
 			if err != nil {
 				return nil, specErr(err)
 			}
-			ev, err := Events(s, tr, pw.peakW(procsOf(s, tr)))
+			peak, err := limitPeakW(s, tr, pw, procsOf(s, tr)) // machine.go: the run's own peak
+			if err != nil {
+				return nil, specErr(err)
+			}
+			ev, err := Events(s, tr, peak)
 			if err != nil {
 				return nil, specErr(err)
 			}
@@ -234,6 +238,9 @@ func (c *Comparison) rows(pols []string) {
 			InJobs: s.InDR.Jobs, InEnergyKWh: s.InDR.EnergyKWh, InTurnS: s.InDR.MeanTurn, InWaitS: s.InDR.MeanWait, InBSld: s.InDR.MeanBSld,
 			OutJobs: s.OutDR.Jobs, OutEnergyKWh: s.OutDR.EnergyKWh, OutTurnS: s.OutDR.MeanTurn, OutWaitS: s.OutDR.MeanWait, OutBSld: s.OutDR.MeanBSld,
 			Violations: k.res.Stats.NViolations,
+		}
+		if row.Procs == 0 && k.res.Spec.Machine != "" {
+			row.Procs = s.Procs // the machine file's size
 		}
 		row.Clamped, _ = clampedLevels(k.res)
 		row.WindowExcessW = k.res.WindowExcessW

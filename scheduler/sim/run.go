@@ -53,6 +53,9 @@ func readOptions(d Spec) (workloads.Options, error) {
 	if err := d.Validate(); err != nil { // ranges.go
 		return opt, err
 	}
+	if n := machineProcs(d); n > 0 {
+		opt.MachineProcs = int64(n) // machine.go
+	}
 	switch d.ProcsField {
 	case "req":
 	case "alloc":
@@ -111,6 +114,9 @@ type Result struct {
 	Tables  []powercap.Table         // level table per application, by index
 	AppOf   func(*workloads.Job) int // the job→application mapping the run used
 
+	// Parts sums each partition's finished jobs (machine files only).
+	Parts []scheduler.PartStat
+
 	// WindowExcessW is, in the power-cap modes, the worst excess of the
 	// power averaged over the RAPL window (Spec.RAPLWindow) over a constant
 	// finite limit (W), floored at 0: 0 means the RAPL invariant held.
@@ -150,10 +156,21 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 		return nil, specErr(err)
 	}
 	cfg.Apps, cfg.AppOf, cfg.IdleW = pw.tables, pw.appOf, pw.idleW
+	mach, machPeakW, err := useMachine(&cfg, d, tr, pw.idleW, pw.peakW(1)) // machine.go
+	if err != nil {
+		return nil, specErr(err)
+	}
+	if err := partitionApps(&cfg, d, mach, pw); err != nil { // machine.go
+		return nil, specErr(err)
+	}
+	peakW := pw.peakW(procs)
+	if mach != nil {
+		procs, peakW = cfg.Procs, machPeakW
+	}
 	if cfg.Governor, err = governorFor(d, pw.names); err != nil { // powercap.go
 		return nil, specErr(err)
 	}
-	limits, err := Limits(d, tr, pw.peakW(procs))
+	limits, err := Limits(d, tr, peakW)
 	if err != nil {
 		return nil, specErr(err)
 	}
@@ -247,8 +264,8 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 		}
 	}
 	sum.DropWhy = strings.Join(why, ", ")
-	return &Result{Spec: d, Summary: sum, Stats: st, Limits: limits, Apps: pw.names, PeakW: pw.peakW(procs),
-		Tables: pw.tables, AppOf: pw.appOf, WindowExcessW: win.result(sum.LastEnd)}, nil
+	return &Result{Spec: d, Summary: sum, Stats: st, Limits: limits, Apps: pw.names, PeakW: peakW,
+		Tables: pw.tables, AppOf: cfg.AppOf, WindowExcessW: win.result(sum.LastEnd), Parts: eng.PartStats()}, nil
 }
 
 func fillEnergy(s *results.Summary, eng *scheduler.Engine) {
@@ -260,6 +277,9 @@ func fillEnergy(s *results.Summary, eng *scheduler.Engine) {
 	s.OffKWh, s.TransitionKWh, s.Boots = m.OffJ/3.6e6, m.TransJ/3.6e6, eng.Stats().Boots
 	s.PeakW = m.PeakW
 	s.MeanW, s.StdW = m.MeanStd()
+	if lm := eng.LimitMeter(); lm != nil {
+		m = lm // the limited partition's with Spec.DRPartition
+	}
 	if m.DRTime > 0 {
 		s.DRHours = m.DRTime / 3600
 		_, s.DRStdW = m.DRMeanStd()
@@ -280,12 +300,13 @@ func workloadName(trace string) string {
 
 // power is the resolved power model of a run.
 type power struct {
-	names  []string
-	tables []powercap.Table
-	appOf  func(*workloads.Job) int
-	idleW  float64
-	used   []bool          // the app map can choose tables[i]
-	extrap []Extrapolation // models asked outside their fitted range (ranges_models.go)
+	names    []string
+	tables   []powercap.Table
+	appOf    func(*workloads.Job) int
+	idleW    float64
+	used     []bool             // the app map can choose tables[i]
+	extrap   []Extrapolation    // models asked outside their fitted range (ranges_models.go)
+	profiles []powercap.Profile // by index, as tables (machine.go: per-partition app maps)
 }
 
 // peakW is the cluster's peak power: every processor busy with the most
@@ -341,7 +362,7 @@ func buildPower(d Spec, procs int) (*power, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.appOf = m.App
+	p.appOf, p.profiles = m.App, usable
 	// Idle and peak power come from the applications the map can choose.
 	p.used = make([]bool, len(p.tables))
 	for i, n := range p.names {

@@ -60,6 +60,11 @@ type Spec struct {
 	ResumeTime   float64 `toml:"resume_time" json:"resume_time,omitempty"`     // s a node takes to boot (jobs wait for it); 0 = at once
 	BootW        float64 `toml:"boot_w" json:"boot_w,omitempty"`               // W per booting node; 0 = a node's idle draw (procs_per_node × idle_w)
 	OffW         float64 `toml:"off_w" json:"off_w,omitempty"`                 // W per powered-off node
+
+	// Machine file (cluster/machine, docs/machine.md): node types and partitions.
+	Machine      string `toml:"machine" json:"machine,omitempty"`             // machine.toml or builtin:NAME; "" = one pool of Procs processors
+	PartitionMap string `toml:"partition_map" json:"partition_map,omitempty"` // job→partition rule: all:NAME | field16:1=cpu,2=gpu,*=cpu; "" = by name (sacct) or the default partition
+	DRPartition  string `toml:"dr_partition" json:"dr_partition,omitempty"`   // power limits apply to this partition's nodes only; "" = the whole machine
 }
 
 // WithDefaults returns s with every zero field set to its default: the
