@@ -1,0 +1,129 @@
+package powercap
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"path"
+	"slices"
+	"strings"
+)
+
+// ECP column holding the GPU energy (the others are in import_ecp.go).
+const ecpGPUE = "GPU_E (J)"
+
+// ReadECPGPU reads the GPU-cap sweeps of the ECP/ML apps (zzheng33/power
+// GPGPU/data/ecp_power_cap_res*/single_cap/<app>_cap_gpu.csv: GPU cap swept,
+// CPU cap fixed): name is one file or a directory searched recursively. Each
+// row is one Point with GPUCap = "GPU Cap (W)", Cap = "CPU Cap (W)", Runtime,
+// GPUPower = GPU_E / Runtime and Power = CPU_E / Runtime: average powers
+// over the run. Files without energy columns (the RTX 6000 sweeps) give
+// runtime only (powers NaN); a non-positive energy (a counter wrap) drops
+// that power with a warning. Repeated sweeps are kept as separate points,
+// as ReadECP does. The _cap_both files (one or two rows at one setting) are
+// not sweeps and are skipped.
+func ReadECPGPU(fsys fs.FS, name string) (Dataset, error) {
+	return readECPGrid(fsys, name, "_cap_gpu.csv", "ECP GPU-cap sweep ")
+}
+
+// ReadECPDual reads CPU-cap × GPU-cap grids (zzheng33/power
+// GPGPU/data/ecp_power_cap_res_rtx6000/dual_cap/<app>_cap_dual.csv): every
+// row is one Point with both caps, CPU and GPU average power and runtime, as
+// in ReadECPGPU. Calibrate with knob Joint fits the JointModel.
+func ReadECPDual(fsys fs.FS, name string) (Dataset, error) {
+	return readECPGrid(fsys, name, "_cap_dual.csv", "ECP CPU×GPU cap grid ")
+}
+
+func readECPGrid(fsys fs.FS, name, suffix, what string) (Dataset, error) {
+	files, err := walk(fsys, name, func(b string) bool { return strings.HasSuffix(b, suffix) })
+	if err != nil {
+		return Dataset{}, err
+	}
+	if len(files) == 0 {
+		return Dataset{}, &FileError{File: name, Err: fmt.Errorf("no <app>%s files", suffix)}
+	}
+	ds := Dataset{Source: what + name}
+	for _, f := range files {
+		ps, err := readECPGPUFile(fsys, f, &ds.Warnings)
+		if err != nil {
+			return Dataset{}, err
+		}
+		ds.Points = append(ds.Points, ps...)
+	}
+	sortPoints(ds.Points)
+	return ds, nil
+}
+
+func readECPGPUFile(fsys fs.FS, name string, warn *[]string) ([]Point, error) {
+	app := strings.TrimSuffix(path.Base(name), ".csv")
+	if i := strings.LastIndex(app, "_cap_"); i > 0 {
+		app = app[:i]
+	}
+	recs, err := readCSV(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) < 2 {
+		return nil, &FileError{File: name, Err: errors.New("no data rows")}
+	}
+	head := recs[0]
+	idx, err := columns(name, 1, head, ecpCPUCap, ecpGPUCap, ecpRuntime)
+	if err != nil {
+		return nil, err
+	}
+	ccol, gcol := slices.Index(head, ecpCPUE), slices.Index(head, ecpGPUE)
+	if (ccol < 0) != (gcol < 0) { // one energy without the other: a damaged header
+		missing := ecpCPUE
+		if gcol < 0 {
+			missing = ecpGPUE
+		}
+		return nil, &FileError{File: name, Line: 1, Field: missing, Err: errors.New("missing column (the other energy column is present)")}
+	}
+	var pts []Point
+	for i, rec := range recs[1:] {
+		line := i + 2
+		if len(rec) != len(head) {
+			return nil, &FileError{File: name, Line: line, Err: fmt.Errorf("%d fields, header has %d", len(rec), len(head))}
+		}
+		p := Point{App: app, Power: math.NaN(), GPUPower: math.NaN(), File: name, Line: line, XColumn: idx[1] + 1}
+		for _, c := range []struct {
+			dst *float64
+			col int
+		}{{&p.Cap, idx[0]}, {&p.GPUCap, idx[1]}, {&p.Runtime, idx[2]}} {
+			if *c.dst, err = parseNum(rec[c.col], name, line, c.col+1, head[c.col]); err != nil {
+				return nil, err
+			}
+		}
+		for _, c := range []int{idx[0], idx[1], idx[2]} {
+			v, _ := parseNum(rec[c], name, line, c+1, head[c])
+			if !(v > 0) {
+				return nil, &FileError{name, line, c + 1, head[c], fmt.Errorf("%v is not positive", v)}
+			}
+		}
+		if p.Runtime > maxRuntime {
+			return nil, &FileError{name, line, idx[2] + 1, ecpRuntime, fmt.Errorf("%v: runtime over %v s (ms given?)", p.Runtime, maxRuntime)}
+		}
+		if ccol >= 0 {
+			for _, e := range []struct {
+				dst *float64
+				col int
+			}{{&p.Power, ccol}, {&p.GPUPower, gcol}} {
+				v, err := parseNum(rec[e.col], name, line, e.col+1, head[e.col])
+				if err != nil {
+					return nil, err
+				}
+				if !(v > 0) { // RAPL / NVML counter wrap (e.g. bert_cap_gpu.csv line 3)
+					*warn = append(*warn, fmt.Sprintf("%s:%d:%d: %s %v is not positive: power of this run ignored", name, line, e.col+1, head[e.col], v))
+					continue
+				}
+				*e.dst = v / p.Runtime
+				if err := checkPower(*e.dst, name, line, e.col+1, "power from "+head[e.col]); err != nil {
+					return nil, err
+				}
+			}
+		}
+		pts = append(pts, p)
+	}
+	return pts, nil
+}
