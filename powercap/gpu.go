@@ -21,7 +21,7 @@ const (
 // Devices of the built-in GPU profiles. SOURCES.md does not name the GPU of
 // the ecp_power_cap_res sweeps; its caps run to 250 W.
 const (
-	ECPDevice     = "GPU not recorded (ECP node, caps 150–250 W)"
+	ECPDevice     = "not recorded (ECP node)"
 	RTX6000Device = "Quadro RTX 6000"
 )
 

@@ -171,10 +171,11 @@ func loadModel(file string) (Profile, error) {
 	return DecodeModel(f, file)
 }
 
-// LoadProfiles returns Builtin() for "builtin" (or ""), else LoadModels(spec).
+// LoadProfiles returns Builtin() and BuiltinGPU() for "builtin" (or ""),
+// else LoadModels(spec). The simulator's CPU runs take Builtin() alone.
 func LoadProfiles(spec string) ([]Profile, error) {
 	if spec == "" || spec == "builtin" {
-		return Builtin(), nil
+		return append(Builtin(), BuiltinGPU()...), nil
 	}
 	return LoadModels(spec)
 }
