@@ -53,6 +53,8 @@ type JointFit struct {
 // regression is refitted without it, and the table predicts it from its
 // row and column neighbours (the mean of the linear interpolations along
 // the CPU-cap and the GPU-cap axis, extrapolating linearly at an edge).
+// Quad is zero on grids of 9 nodes or fewer (the regression would
+// interpolate them), its LOO-RMSE zero when a refit is singular.
 type JointQuality struct {
 	Table Stats `json:"table"`
 	Quad  Stats `json:"biquadratic"`
@@ -388,6 +390,9 @@ func jointQuality(cs, gs []float64, idx []int, y, means []float64) (JointQuality
 		}
 		return s
 	}
+	if len(means) <= 9 { // the regression would interpolate: no comparison
+		return q, nil
+	}
 	a, ys := design(func(int) bool { return true })
 	b, err := lsq(a, ys)
 	if err != nil {
@@ -398,11 +403,20 @@ func jointQuality(cs, gs []float64, idx []int, y, means []float64) (JointQuality
 		a, ys := design(func(i int) bool { return idx[i] != k })
 		bk, err := lsq(a, ys)
 		if err != nil {
-			return q, err
+			qloo = nil // too few nodes without k: no LOO estimate (0)
+			break
 		}
 		qloo[k] = eval(bk, k)
 	}
-	q.Quad = stats(func(i int) float64 { return eval(b, idx[i]) }, func(i int) float64 { return qloo[idx[i]] })
+	q.Quad = stats(func(i int) float64 { return eval(b, idx[i]) }, func(i int) float64 {
+		if qloo == nil {
+			return math.NaN()
+		}
+		return qloo[idx[i]]
+	})
+	if qloo == nil {
+		q.Quad.LOORMSE = 0
+	}
 	return q, nil
 }
 
