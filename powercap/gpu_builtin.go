@@ -11,7 +11,7 @@ func BuiltinGPU() []Profile {
 		{
 			Name:   "bert@ecp",
 			Source: "zzheng33/power@fe39402d2c704f6d10b59a452f12762f7d9a717d GPGPU/data/ecp_power_cap_res/single_cap/bert_cap_gpu.csv: 11 runs, GPU caps 150–250 W at CPU cap 540 W, power = GPU_E/Runtime; zzheng33/power@fe39402d2c704f6d10b59a452f12762f7d9a717d GPGPU/data/ecp_power_cap_res/single_cap/bert_cap_cpu.csv: 12 runs, CPU caps 120–540 W at GPU cap 250 W, power = CPU_E/Runtime",
-			Device: "GPU not recorded (ECP node, caps 150–250 W)",
+			Device: "not recorded (ECP node)",
 			Cap: &Model{XMin: 120, XMax: 540,
 				Power:   &Curve{Form: Cubic, Coef: []float64{-100.49100772031247, 2.464888102955396, -0.0067852937876180085, 5.917738707109146e-06}, N: 11, R2: 0.9790976638851071, RMSE: 3.8136402093345847, LOORMSE: 37.63608435755375},
 				Runtime: Curve{Form: Exp, Coef: []float64{1502.2356306609886, -0.04594382333377145, 114.66508187454329}, N: 12, R2: 0.8637915909525243, RMSE: 0.6799877064941982, LOORMSE: 1.8322820179691115},
@@ -114,7 +114,7 @@ func BuiltinGPU() []Profile {
 		{
 			Name:   "cradl@ecp",
 			Source: "zzheng33/power@fe39402d2c704f6d10b59a452f12762f7d9a717d GPGPU/data/ecp_power_cap_res/single_cap/CRADL_cap_gpu.csv: 11 runs, GPU caps 150–250 W at CPU cap 540 W, power = GPU_E/Runtime; zzheng33/power@fe39402d2c704f6d10b59a452f12762f7d9a717d GPGPU/data/ecp_power_cap_res/single_cap/CRADL_cap_cpu.csv: 12 runs, CPU caps 120–540 W at GPU cap 250 W, power = CPU_E/Runtime",
-			Device: "GPU not recorded (ECP node, caps 150–250 W)",
+			Device: "not recorded (ECP node)",
 			Cap: &Model{XMin: 120, XMax: 540,
 				Power:   &Curve{Form: Cubic, Coef: []float64{-122.24800036324181, 2.666400653133703, -0.007189803632827042, 6.322255964181901e-06}, N: 12, R2: 0.9965452819061936, RMSE: 1.900373149604276, LOORMSE: 5.868639314099812},
 				Runtime: Curve{Form: Exp, Coef: []float64{685.5137159457307, -0.025188145995235986, 49.120961896346486}, N: 12, R2: 0.9896090583551085, RMSE: 1.011150296491726, LOORMSE: 1.64375370381396},
@@ -236,7 +236,7 @@ func BuiltinGPU() []Profile {
 		{
 			Name:   "laghos@ecp",
 			Source: "zzheng33/power@fe39402d2c704f6d10b59a452f12762f7d9a717d GPGPU/data/ecp_power_cap_res/single_cap/Laghos_cap_gpu.csv: 11 runs, GPU caps 150–250 W at CPU cap 540 W, power = GPU_E/Runtime; zzheng33/power@fe39402d2c704f6d10b59a452f12762f7d9a717d GPGPU/data/ecp_power_cap_res/single_cap/Laghos_cap_cpu.csv: 12 runs, CPU caps 120–540 W at GPU cap 250 W, power = CPU_E/Runtime",
-			Device: "GPU not recorded (ECP node, caps 150–250 W)",
+			Device: "not recorded (ECP node)",
 			Cap: &Model{XMin: 120, XMax: 540,
 				Power:   &Curve{Form: Cubic, Coef: []float64{-99.74707769685448, 2.483016421347507, -0.006954266286797932, 6.146092449139162e-06}, N: 12, R2: 0.9683570432346786, RMSE: 4.314187406288221, LOORMSE: 42.87007128291937},
 				Runtime: Curve{Form: Exp, Coef: []float64{3.023976870327697e+09, -0.16777683473934094, 40.934775458877205}, N: 12, R2: 0.8234333895661905, RMSE: 0.6963372972699404, LOORMSE: 1.6129088832969694},
@@ -268,7 +268,7 @@ func BuiltinGPU() []Profile {
 		{
 			Name:   "lammps@ecp",
 			Source: "zzheng33/power@fe39402d2c704f6d10b59a452f12762f7d9a717d GPGPU/data/ecp_power_cap_res/single_cap/lammps_cap_gpu.csv: 11 runs, GPU caps 150–250 W at CPU cap 540 W, power = GPU_E/Runtime; zzheng33/power@fe39402d2c704f6d10b59a452f12762f7d9a717d GPGPU/data/ecp_power_cap_res/single_cap/lammps_cap_cpu.csv: 12 runs, CPU caps 120–540 W at GPU cap 250 W, power = CPU_E/Runtime",
-			Device: "GPU not recorded (ECP node, caps 150–250 W)",
+			Device: "not recorded (ECP node)",
 			Cap: &Model{XMin: 120, XMax: 540,
 				Power:   &Curve{Form: Cubic, Coef: []float64{-114.66177929624574, 2.5989037151580536, -0.0070356962380629514, 6.053355633717789e-06}, N: 11, R2: 0.9884619598845239, RMSE: 3.034339346531905, LOORMSE: 24.806421582027884},
 				Runtime: Curve{Form: Exp, Coef: []float64{7304.878351116329, -0.03647845999687595, 140.97134352840507}, N: 12, R2: 0.9992019124668564, RMSE: 0.7455967834612077, LOORMSE: 3.239472894841957},
@@ -317,7 +317,7 @@ func BuiltinGPU() []Profile {
 		{
 			Name:   "minigan@ecp",
 			Source: "zzheng33/power@fe39402d2c704f6d10b59a452f12762f7d9a717d GPGPU/data/ecp_power_cap_res/single_cap/miniGAN_cap_gpu.csv: 11 runs, GPU caps 150–250 W at CPU cap 540 W, power = GPU_E/Runtime; zzheng33/power@fe39402d2c704f6d10b59a452f12762f7d9a717d GPGPU/data/ecp_power_cap_res/single_cap/miniGAN_cap_cpu.csv: 18 runs, CPU caps 120–540 W at GPU cap 250 W, power = CPU_E/Runtime",
-			Device: "GPU not recorded (ECP node, caps 150–250 W)",
+			Device: "not recorded (ECP node)",
 			Cap: &Model{XMin: 120, XMax: 540,
 				Power:   &Curve{Form: Cubic, Coef: []float64{-109.30144226612708, 2.515686614247543, -0.006650740108720498, 5.633056543687042e-06}, N: 18, R2: 0.9899305812423697, RMSE: 2.6566520469217423, LOORMSE: 3.2608962900376763},
 				Runtime: Curve{Form: Exp, Coef: []float64{276.2737705531133, -0.027894153854607147, 25.95797470179856}, N: 18, R2: 0.9906821577721242, RMSE: 0.24010914836278582, LOORMSE: 0.2721441917609796},
@@ -403,7 +403,7 @@ func BuiltinGPU() []Profile {
 		{
 			Name:   "resnet50@ecp",
 			Source: "zzheng33/power@fe39402d2c704f6d10b59a452f12762f7d9a717d GPGPU/data/ecp_power_cap_res/single_cap/Resnet50_cap_gpu.csv: 11 runs, GPU caps 150–250 W at CPU cap 540 W, power = GPU_E/Runtime; zzheng33/power@fe39402d2c704f6d10b59a452f12762f7d9a717d GPGPU/data/ecp_power_cap_res/single_cap/Resnet50_cap_cpu.csv: 12 runs, CPU caps 120–540 W at GPU cap 250 W, power = CPU_E/Runtime",
-			Device: "GPU not recorded (ECP node, caps 150–250 W)",
+			Device: "not recorded (ECP node)",
 			Cap: &Model{XMin: 120, XMax: 540,
 				Power:   &Curve{Form: Cubic, Coef: []float64{-107.61606079667396, 2.5019288626819463, -0.00663790200685405, 5.637454236852064e-06}, N: 11, R2: 0.9920278533827039, RMSE: 2.613147842363172, LOORMSE: 20.24273945336258},
 				Runtime: Curve{Form: Exp, Coef: []float64{32524.64482398102, -0.05281841908485591, 117.49431220532355}, N: 12, R2: 0.9982631170126988, RMSE: 0.6717194528936177, LOORMSE: 0.9916507652428164},
@@ -470,7 +470,7 @@ func BuiltinGPU() []Profile {
 		{
 			Name:   "sw4lite@ecp",
 			Source: "zzheng33/power@fe39402d2c704f6d10b59a452f12762f7d9a717d GPGPU/data/ecp_power_cap_res/single_cap/sw4lite_cap_gpu.csv: 11 runs, GPU caps 150–250 W at CPU cap 540 W, power = GPU_E/Runtime; zzheng33/power@fe39402d2c704f6d10b59a452f12762f7d9a717d GPGPU/data/ecp_power_cap_res/single_cap/sw4lite_cap_cpu.csv: 12 runs, CPU caps 120–540 W at GPU cap 250 W, power = CPU_E/Runtime",
-			Device: "GPU not recorded (ECP node, caps 150–250 W)",
+			Device: "not recorded (ECP node)",
 			Cap: &Model{XMin: 120, XMax: 540,
 				Power:   &Curve{Form: Cubic, Coef: []float64{-102.77699827242179, 2.5065066552753543, -0.0069701561892455115, 6.128165794617243e-06}, N: 11, R2: 0.9735557317567877, RMSE: 4.126009194525066, LOORMSE: 40.87426329463743},
 				Runtime: Curve{Form: Exp, Coef: []float64{4452.310298888105, -0.041122801397477725, 48.993993293272204}, N: 12, R2: 0.9804091471038064, RMSE: 1.289789259899425, LOORMSE: 13.507265606670213},
@@ -520,7 +520,7 @@ func BuiltinGPU() []Profile {
 		{
 			Name:   "unet@ecp",
 			Source: "zzheng33/power@fe39402d2c704f6d10b59a452f12762f7d9a717d GPGPU/data/ecp_power_cap_res/single_cap/UNet_cap_gpu.csv: 11 runs, GPU caps 150–250 W at CPU cap 540 W, power = GPU_E/Runtime; zzheng33/power@fe39402d2c704f6d10b59a452f12762f7d9a717d GPGPU/data/ecp_power_cap_res/single_cap/UNet_cap_cpu.csv: 12 runs, CPU caps 120–540 W at GPU cap 250 W, power = CPU_E/Runtime",
-			Device: "GPU not recorded (ECP node, caps 150–250 W)",
+			Device: "not recorded (ECP node)",
 			Cap: &Model{XMin: 120, XMax: 540,
 				Power:   &Curve{Form: Cubic, Coef: []float64{-107.67039178535853, 2.4386736048369833, -0.006128091894896834, 5.013507400068121e-06}, N: 12, R2: 0.9938702572125757, RMSE: 2.6402548107886417, LOORMSE: 12.429152482512269},
 				Runtime: Curve{Form: Exp, Coef: []float64{90181.20632999476, -0.06558173837947334, 50.46385025335676}, N: 12, R2: 0.9828609053414071, RMSE: 1.2614075936751314, LOORMSE: 6.89546112847961},
@@ -551,7 +551,7 @@ func BuiltinGPU() []Profile {
 		{
 			Name:   "xsbench@ecp",
 			Source: "zzheng33/power@fe39402d2c704f6d10b59a452f12762f7d9a717d GPGPU/data/ecp_power_cap_res/single_cap/XSBench_cap_gpu.csv: 22 runs, GPU caps 150–250 W at CPU cap 540 W, power = GPU_E/Runtime; zzheng33/power@fe39402d2c704f6d10b59a452f12762f7d9a717d GPGPU/data/ecp_power_cap_res/single_cap/XSBench_cap_cpu.csv: 24 runs, CPU caps 120–540 W at GPU cap 250 W, power = CPU_E/Runtime",
-			Device: "GPU not recorded (ECP node, caps 150–250 W)",
+			Device: "not recorded (ECP node)",
 			Cap: &Model{XMin: 120, XMax: 540,
 				Power:   &Curve{Form: Cubic, Coef: []float64{-118.04879925911429, 2.5924926976700133, -0.006818997166831658, 5.774017432010032e-06}, N: 24, R2: 0.9932358925163832, RMSE: 2.5724826887977397, LOORMSE: 3.2894770539144145},
 				Runtime: Curve{Form: Exp, Coef: []float64{125.92163116097151, -0.02831769821960931, 5.1883645552030755}, N: 24, R2: 0.9863582006862802, RMSE: 0.14524135375723113, LOORMSE: 0.16782028260502235},
