@@ -213,9 +213,9 @@ func (c *Calibration) WriteReport(w io.Writer) error {
 	for _, p := range c.Points {
 		x := p.X(c.Knob)
 		pw := "-\t-\t-"
-		if m.Power != nil && !math.IsNaN(p.Power) {
+		if w := p.PowerOf(c.Knob); m.Power != nil && !math.IsNaN(w) {
 			f := m.Power.At(x)
-			pw = fmt.Sprintf("%.4g\t%.4g\t%+.3g", p.Power, f, p.Power-f)
+			pw = fmt.Sprintf("%.4g\t%.4g\t%+.3g", w, f, w-f)
 		}
 		f := m.Runtime.At(x)
 		fmt.Fprintf(tw, "\t%.4g\t%s\t%.4g\t%.4g\t%+.3g\t\n", x, pw, p.Runtime, f, p.Runtime-f)

@@ -28,12 +28,12 @@ func TestReadNVDVFSSynthetic(t *testing.T) {
 	if len(ds.Points) != 2 {
 		t.Fatalf("%d points, want 2", len(ds.Points))
 	}
-	a, b := ds.Points[0], ds.Points[1]
+	a, b := ds.Points[1], ds.Points[0] // sorted by clock
 	if a.App != "mm@v100" || a.GPUFreq != 1.38 || a.GPUPower != 200 || a.Runtime != 1 || a.Line != 2 || a.XColumn != 3 || !math.IsNaN(a.Power) {
-		t.Errorf("first point = %+v", a)
+		t.Errorf("1380 MHz point = %+v", a)
 	}
-	if b.GPUFreq != 0.405 || b.GPUPower != 60.5 || b.Runtime != 3.25 {
-		t.Errorf("second point = %+v", b)
+	if b.GPUFreq != 0.405 || b.GPUPower != 60.5 || b.Runtime != 3.25 || b.Line != 3 {
+		t.Errorf("405 MHz point = %+v", b)
 	}
 	if ds.Devices["mm@v100"] != "Tesla V100" {
 		t.Errorf("device = %q, want Tesla V100", ds.Devices["mm@v100"])

@@ -253,6 +253,12 @@ func sortPoints(ps []Point) {
 		if a.Cap != b.Cap {
 			return a.Cap < b.Cap
 		}
-		return a.Freq < b.Freq
+		if a.Freq != b.Freq {
+			return a.Freq < b.Freq
+		}
+		if a.GPUCap != b.GPUCap {
+			return a.GPUCap < b.GPUCap
+		}
+		return a.GPUFreq < b.GPUFreq
 	})
 }

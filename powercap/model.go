@@ -135,6 +135,14 @@ func (p *Profile) Model(k Knob) *Model {
 	return nil
 }
 
+// Has reports whether p has a model for knob k (Joint: a measured grid).
+func (p *Profile) Has(k Knob) bool {
+	if k == Joint {
+		return p.Joint != nil
+	}
+	return p.Model(k) != nil
+}
+
 // knobs lists the single-setting knobs a Profile can model, in file order.
 var knobs = [...]Knob{Freq, Cap, GPUFreq, GPUCap}
 

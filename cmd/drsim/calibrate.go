@@ -62,6 +62,9 @@ var calibrateCommand = &cli.Command{
 		if c.Bool("plot") && c.String("out") == "" {
 			return usagef("calibrate: --plot needs --out DIR")
 		}
+		if c.Bool("plot") && knob == powercap.Joint {
+			return usagef("calibrate: --plot draws single-knob fits: --x joint has none")
+		}
 		if err := checkCalibrationOut(c, cals); err != nil {
 			return err
 		}
@@ -117,7 +120,7 @@ func checkCalibrationOut(c *cli.Context, cals []powercap.Calibration) error {
 			if err != nil {
 				return usageErr(fmt.Errorf("calibrate: cannot merge into existing model file: %w", err))
 			}
-			if old.Model(cals[i].Knob) != nil {
+			if old.Has(cals[i].Knob) {
 				return usagef("calibrate: %s already has a %s model (use --force to replace it)", model, cals[i].Knob)
 			}
 		}
