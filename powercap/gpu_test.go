@@ -70,7 +70,7 @@ func TestReadECPGPUSynthetic(t *testing.T) {
 	if len(ds.Points) != 3 {
 		t.Fatalf("points %+v, want 3", ds.Points)
 	}
-	a, b, c := ds.Points[0], ds.Points[1], ds.Points[2]
+	a, b, c := ds.Points[1], ds.Points[0], ds.Points[2] // sorted by app, CPU cap, GPU cap
 	if a.App != "app" || a.GPUCap != 250 || a.Cap != 540 || a.Power != 200 || a.GPUPower != 100 || a.Runtime != 10 {
 		t.Errorf("first point = %+v", a)
 	}
