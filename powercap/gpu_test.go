@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -91,6 +92,35 @@ func TestReadECPGPUSynthetic(t *testing.T) {
 		if _, err := ReadECPGPU(fsys, tc.dir); err == nil || err.Error() != tc.want {
 			t.Errorf("ReadECPGPU(%s) error = %v, want %s", tc.dir, err, tc.want)
 		}
+	}
+	// A 3×3 grid of 100 W CPU power with one run at 5 W: under half the
+	// median of its neighbours' runs (100 W), so dropped with a warning.
+	var grid strings.Builder
+	grid.WriteString(head)
+	for _, c := range []int{100, 200, 300} {
+		for _, g := range []int{10, 20, 30} {
+			e := 200 // J over 2 s
+			if c == 300 && g == 30 {
+				e = 10
+			}
+			fmt.Fprintf(&grid, "%d,%d,%d,100,2\n", c, g, e)
+		}
+	}
+	og, err := ReadECPDual(fstest.MapFS{"o/x_cap_dual.csv": {Data: []byte(grid.String())}}, "o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range og.Points {
+		if want := 100.0; p.Cap == 300 && p.GPUCap == 30 {
+			if !math.IsNaN(p.Power) {
+				t.Errorf("outlier kept: %+v", p)
+			}
+		} else if p.Power != want || p.GPUPower != 50 {
+			t.Errorf("good run changed: %+v", p)
+		}
+	}
+	if len(og.Warnings) != 1 || og.Warnings[0] != "o/x_cap_dual.csv:10: CPU_E (J) gives 5 W, but the neighbouring caps' runs give 100 W (median): power of this run ignored" {
+		t.Errorf("outlier warnings %q", og.Warnings)
 	}
 	dual, err := ReadECPDual(fsys, "d")
 	if err != nil || len(dual.Points) != 1 || dual.Points[0].Cap != 250 || dual.Points[0].GPUCap != 260 {

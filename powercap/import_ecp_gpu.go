@@ -31,8 +31,88 @@ func ReadECPGPU(fsys fs.FS, name string) (Dataset, error) {
 // GPGPU/data/ecp_power_cap_res_rtx6000/dual_cap/<app>_cap_dual.csv): every
 // row is one Point with both caps, CPU and GPU average power and runtime, as
 // in ReadECPGPU. Calibrate with knob Joint fits the JointModel.
+//
+// Repeats whose CPU or GPU power is under half, or over twice, the median
+// of the repeats at the neighbouring grid nodes (the next caps up and down
+// on either axis) are implausible — power moves by far less between
+// adjacent caps — and are dropped with a warning (XSBench_cap_dual.csv
+// lines 92, 182 and 272: CPU_E ≈ 45 J where the first repeat and every
+// neighbour give ≈ 800 J).
 func ReadECPDual(fsys fs.FS, name string) (Dataset, error) {
-	return readECPGrid(fsys, name, "_cap_dual.csv", "ECP CPU×GPU cap grid ")
+	ds, err := readECPGrid(fsys, name, "_cap_dual.csv", "ECP CPU×GPU cap grid ")
+	if err != nil {
+		return ds, err
+	}
+	for _, q := range []struct {
+		what string
+		get  func(*Point) *float64
+	}{{ecpCPUE, func(p *Point) *float64 { return &p.Power }}, {ecpGPUE, func(p *Point) *float64 { return &p.GPUPower }}} {
+		dropGridOutliers(ds.Points, q.what, q.get, &ds.Warnings)
+	}
+	return ds, nil
+}
+
+// dropGridOutliers sets to NaN, with a warning, the values that are under
+// half or over twice the median of the values at the neighbouring nodes of
+// the same app's grid.
+func dropGridOutliers(pts []Point, what string, get func(*Point) *float64, warn *[]string) {
+	type node struct {
+		app  string
+		c, g float64
+	}
+	at := map[node][]float64{}
+	caps := map[string][2][]float64{}
+	for i := range pts {
+		p := &pts[i]
+		if v := *get(p); !math.IsNaN(v) {
+			k := node{p.App, p.Cap, p.GPUCap}
+			at[k] = append(at[k], v)
+		}
+		cg := caps[p.App]
+		cg[0], cg[1] = append(cg[0], p.Cap), append(cg[1], p.GPUCap)
+		caps[p.App] = cg
+	}
+	for app, cg := range caps {
+		for a := range cg {
+			slices.Sort(cg[a])
+			cg[a] = slices.Compact(cg[a])
+		}
+		caps[app] = cg
+	}
+	near := func(xs []float64, x float64) []float64 {
+		i, _ := slices.BinarySearch(xs, x)
+		var out []float64
+		if i > 0 {
+			out = append(out, xs[i-1])
+		}
+		if i+1 < len(xs) {
+			out = append(out, xs[i+1])
+		}
+		return out
+	}
+	for i := range pts {
+		p := &pts[i]
+		v := get(p)
+		if math.IsNaN(*v) {
+			continue
+		}
+		var nb []float64
+		for _, c := range near(caps[p.App][0], p.Cap) {
+			nb = append(nb, at[node{p.App, c, p.GPUCap}]...)
+		}
+		for _, g := range near(caps[p.App][1], p.GPUCap) {
+			nb = append(nb, at[node{p.App, p.Cap, g}]...)
+		}
+		if len(nb) == 0 {
+			continue
+		}
+		slices.Sort(nb)
+		med := (nb[(len(nb)-1)/2] + nb[len(nb)/2]) / 2
+		if *v < med/2 || *v > 2*med {
+			*warn = append(*warn, fmt.Sprintf("%s:%d: %s gives %.4g W, but the neighbouring caps' runs give %.4g W (median): power of this run ignored", p.File, p.Line, what, *v, med))
+			*v = math.NaN()
+		}
+	}
 }
 
 func readECPGrid(fsys fs.FS, name, suffix, what string) (Dataset, error) {
