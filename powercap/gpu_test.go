@@ -274,7 +274,7 @@ func TestJointHandComputed(t *testing.T) {
 	ds := gridPoints(func(c, g float64) []float64 { return []float64{1} })
 	ds.Points = ds.Points[1:]
 	ds.Points[0].File, ds.Points[0].Line = "g.csv", 3
-	if _, err := Calibrate(context.Background(), ds, Joint); err == nil || !strings.HasPrefix(err.Error(), `g.csv:3: app "j" joint: the grid is incomplete`) {
+	if _, err := Calibrate(context.Background(), ds, Joint); err == nil || !strings.HasPrefix(err.Error(), `g.csv:3: app "j" joint: the grid is incomplete: no measurement at CPU cap 100 W, GPU cap 10 W`) {
 		t.Errorf("incomplete grid: error %v", err)
 	}
 }

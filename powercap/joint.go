@@ -285,22 +285,21 @@ func calibrateJoint(pts []Point) (*JointModel, error) {
 	}
 	for qi, qu := range quantities {
 		var idx []int
-		var x, y []float64
+		var y []float64
 		for _, p := range pts {
 			if v := qu.get(p); !math.IsNaN(v) {
-				idx, x, y = append(idx, node(p)), append(x, p.Cap), append(y, v)
-				_ = x
+				idx, y = append(idx, node(p)), append(y, v)
 			}
 		}
 		if len(y) == 0 && !qu.need {
 			continue
 		}
-		means, ok := nodeMeans(idx, y, len(cs)*len(gs))
-		if !ok {
+		means, miss := nodeMeans(idx, y, len(cs)*len(gs))
+		if miss >= 0 {
 			if !qu.need {
 				continue // some node has no valid energy: no power table
 			}
-			return nil, fail(errors.New("the grid is incomplete: some (CPU cap, GPU cap) pair has no measurement"))
+			return nil, fail(fmt.Errorf("the grid is incomplete: no measurement at CPU cap %v W, GPU cap %v W", cs[miss/len(gs)], gs[miss%len(gs)]))
 		}
 		*qu.dst = means
 		q, err := jointQuality(cs, gs, idx, y, means)
@@ -319,8 +318,8 @@ func calibrateJoint(pts []Point) (*JointModel, error) {
 	return j, nil
 }
 
-// nodeMeans averages y by node; ok is false when a node has no value.
-func nodeMeans(idx []int, y []float64, n int) ([]float64, bool) {
+// nodeMeans averages y by node; miss is the first node with no value, or −1.
+func nodeMeans(idx []int, y []float64, n int) (means []float64, miss int) {
 	sum, cnt := make([]float64, n), make([]int, n)
 	for i, v := range y {
 		sum[idx[i]] += v
@@ -328,11 +327,11 @@ func nodeMeans(idx []int, y []float64, n int) ([]float64, bool) {
 	}
 	for k := range sum {
 		if cnt[k] == 0 {
-			return nil, false
+			return nil, k
 		}
 		sum[k] /= float64(cnt[k])
 	}
-	return sum, true
+	return sum, -1
 }
 
 // jointQuality computes the Stats of the table and of the biquadratic
