@@ -160,3 +160,24 @@ func MeasureSeparable(ctx context.Context, ds Dataset) ([]SeparableError, error)
 	}
 	return out, nil
 }
+
+// GPUTable returns the app's Levels for GPU knob k at the settings xs
+// (strictly ascending; GHz for GPUFreq, W for GPUCap): Power = p(x) per GPU,
+// never above a cap (Table.Clamped counts the clamped Levels), and Scale =
+// t(x)/t(x_max). It is the GPU counterpart of FreqTable and CapTable; the
+// profile needs a power curve for k.
+func (p *Profile) GPUTable(k Knob, xs []float64) (Table, error) {
+	if !k.IsGPU() {
+		return Table{}, fmt.Errorf("powercap: GPUTable of knob %s: want gpufreq or gpucap", k)
+	}
+	if len(xs) == 0 {
+		return Table{}, fmt.Errorf("powercap: no %s settings to tabulate", k)
+	}
+	if _, err := ascending(xs, k.String()+" setting"); err != nil {
+		return Table{}, err
+	}
+	if p.Model(k) == nil {
+		return Table{}, fmt.Errorf("powercap: app %q has no %s model", p.Name, k)
+	}
+	return p.table(k, xs)
+}

@@ -378,3 +378,34 @@ func TestGPUModelFile(t *testing.T) {
 		t.Errorf("/1 with GPU keys: error %v", err)
 	}
 }
+
+// TestGPUTable: a GPU-cap table holds power at the cap and scales runtime
+// to the top setting.
+func TestGPUTable(t *testing.T) {
+	p := Profile{Name: "g", GPUCap: &Model{XMin: 100, XMax: 200,
+		Power:   &Curve{Form: Cubic, Coef: []float64{20, 0.5, 0, 0}}, // 20 + g/2 W
+		Runtime: Curve{Form: Exp, Coef: []float64{100, -0.01, 10}}}}
+	tab, err := p.GPUTable(GPUCap, []float64{30, 100, 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 30 W: outside (held at 100 W: 70 W) and clamped to the 30 W cap.
+	// Scale = t(x)/t(200) with t(x) = 100e^(−x/100) + 10.
+	top := 100*math.Exp(-2) + 10
+	want := []Level{{30, 30, (100*math.Exp(-1) + 10) / top}, {100, 70, (100*math.Exp(-1) + 10) / top}, {200, 120, 1}}
+	for i, w := range want {
+		l := tab.Levels[i]
+		if l.X != w.X || math.Abs(l.Power-w.Power) > 1e-12 || math.Abs(l.Scale-w.Scale) > 1e-12 {
+			t.Errorf("level %d = %+v, want %+v", i, l, w)
+		}
+	}
+	if tab.Clamped != 1 || tab.Outside != 1 || tab.Knob != GPUCap {
+		t.Errorf("clamped %d, outside %d, knob %s; want 1, 1, gpucap", tab.Clamped, tab.Outside, tab.Knob)
+	}
+	if _, err := p.GPUTable(GPUFreq, []float64{1}); err == nil {
+		t.Error("a gpucap-only profile gave a gpufreq table")
+	}
+	if _, err := p.GPUTable(Cap, []float64{100}); err == nil {
+		t.Error("GPUTable accepted a CPU knob")
+	}
+}
