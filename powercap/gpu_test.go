@@ -274,8 +274,15 @@ func TestJointHandComputed(t *testing.T) {
 	ds := gridPoints(func(c, g float64) []float64 { return []float64{1} })
 	ds.Points = ds.Points[1:]
 	ds.Points[0].File, ds.Points[0].Line = "g.csv", 3
-	if _, err := Calibrate(context.Background(), ds, Joint); err == nil || !strings.HasPrefix(err.Error(), `g.csv:3: app "j" joint: the grid is incomplete: no measurement at CPU cap 100 W, GPU cap 10 W`) {
+	if _, err := Calibrate(context.Background(), ds, Joint); err == nil || !strings.HasPrefix(err.Error(), `g.csv:3: app "j" joint: the grid is incomplete: no runtime at CPU cap 100 W, GPU cap 10 W`) {
 		t.Errorf("incomplete grid: error %v", err)
+	}
+	// A pair whose every run lost its energy leaves a hole in the power
+	// table: an error too, not a silently dropped power model.
+	ds = gridPoints(func(c, g float64) []float64 { return []float64{1} })
+	ds.Points[4].Power = math.NaN() // (200 W, 20 W)
+	if _, err := Calibrate(context.Background(), ds, Joint); err == nil || !strings.Contains(err.Error(), "no CPU power at CPU cap 200 W, GPU cap 20 W") {
+		t.Errorf("hole in the power table: error %v", err)
 	}
 }
 

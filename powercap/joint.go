@@ -274,14 +274,13 @@ func calibrateJoint(pts []Point) (*JointModel, error) {
 		return i*len(gs) + k
 	}
 	quantities := []struct {
+		what string
 		get  func(Point) float64
 		dst  *[]float64
-		q    *JointQuality
-		need bool
 	}{
-		{func(p Point) float64 { return p.Runtime }, &j.Runtime, &j.Fit.Runtime, true},
-		{func(p Point) float64 { return p.Power }, &j.CPUPower, nil, false},
-		{func(p Point) float64 { return p.GPUPower }, &j.GPUPower, nil, false},
+		{"runtime", func(p Point) float64 { return p.Runtime }, &j.Runtime},
+		{"CPU power", func(p Point) float64 { return p.Power }, &j.CPUPower},
+		{"GPU power", func(p Point) float64 { return p.GPUPower }, &j.GPUPower},
 	}
 	for qi, qu := range quantities {
 		var idx []int
@@ -291,15 +290,12 @@ func calibrateJoint(pts []Point) (*JointModel, error) {
 				idx, y = append(idx, node(p)), append(y, v)
 			}
 		}
-		if len(y) == 0 && !qu.need {
-			continue
+		if len(y) == 0 && qi > 0 {
+			continue // no energy in the data: runtime only
 		}
 		means, miss := nodeMeans(idx, y, len(cs)*len(gs))
-		if miss >= 0 {
-			if !qu.need {
-				continue // some node has no valid energy: no power table
-			}
-			return nil, fail(fmt.Errorf("the grid is incomplete: no measurement at CPU cap %v W, GPU cap %v W", cs[miss/len(gs)], gs[miss%len(gs)]))
+		if miss >= 0 { // a missing pair, or one whose every run's energy was dropped
+			return nil, fail(fmt.Errorf("the grid is incomplete: no %s at CPU cap %v W, GPU cap %v W", qu.what, cs[miss/len(gs)], gs[miss%len(gs)]))
 		}
 		*qu.dst = means
 		q, err := jointQuality(cs, gs, idx, y, means)
