@@ -416,3 +416,24 @@ func TestGPUTable(t *testing.T) {
 		t.Error("GPUTable accepted a CPU knob")
 	}
 }
+
+var sinkOpts []Option
+
+// BenchmarkPairOptions: building one job's MCKP class from its PairTable
+// (the per-job step of a joint DR decision) into a reused buffer.
+func BenchmarkPairOptions(b *testing.B) {
+	p, err := Lookup(BuiltinGPU(), "minigan@rtx6000")
+	if err != nil {
+		b.Fatal(err)
+	}
+	j := p.Joint
+	tab, err := p.PairTable(j.CPUCaps, j.GPUCaps, 4)
+	if err != nil {
+		b.Fatal(err)
+	}
+	buf := make([]Option, 0, len(tab.Levels))
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkOpts = tab.Options(buf[:0], 2, 1000)
+	}
+}
