@@ -102,4 +102,4 @@
 // Read Example_calibrate first.
 package powercap
 
-//go:generate sh -c "DRSIM_SHARED=${DRSIM_SHARED:-/work/shared} go test -run TestRegenerateBuiltins -regen"
+//go:generate sh -c "DRSIM_SHARED=${DRSIM_SHARED:-/work/shared} go test -run 'TestRegenerate(GPU)?Builtins' -regen"
