@@ -41,15 +41,29 @@ func Calibrate(ctx context.Context, ds Dataset, k Knob) ([]Calibration, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("powercap: calibration stopped before app %q: %w", app, context.Cause(ctx))
 		}
+		prof := Profile{Name: app, Source: ds.Source, IdleW: ds.IdleW[app], Device: ds.Devices[app]}
+		if k == Joint { // joint.go
+			j, err := calibrateJoint(byApp[app])
+			if err != nil {
+				return nil, err
+			}
+			prof.Joint = j
+			out = append(out, Calibration{Profile: prof, Knob: k, Points: byApp[app]})
+			continue
+		}
 		m, err := fitModel(byApp[app], k)
 		if err != nil {
 			return nil, err
 		}
-		prof := Profile{Name: app, Source: ds.Source, IdleW: ds.IdleW[app]}
-		if k == Cap {
+		switch k {
+		case Cap:
 			prof.Cap = m
-		} else {
+		case Freq:
 			prof.Freq = m
+		case GPUCap:
+			prof.GPUCap = m
+		case GPUFreq:
+			prof.GPUFreq = m
 		}
 		out = append(out, Calibration{Profile: prof, Knob: k, Points: byApp[app]})
 	}
@@ -71,8 +85,8 @@ func fitModel(pts []Point, k Knob) (*Model, error) {
 			return nil, err
 		}
 		x, t = append(x, v), append(t, p.Runtime)
-		if !math.IsNaN(p.Power) {
-			px, pw = append(px, v), append(pw, p.Power)
+		if w := p.PowerOf(k); !math.IsNaN(w) {
+			px, pw = append(px, v), append(pw, w)
 		}
 	}
 	pf, rf := forms(k)
@@ -104,7 +118,7 @@ const (
 // the unit the value was probably given in.
 func checkX(p Point, k Knob, v float64) error {
 	lo, hi, what, unit, big, small := minGHz, maxGHz, "frequency", "GHz", "MHz", "Hz"
-	if k == Cap {
+	if k.IsCap() {
 		lo, hi, what, unit, big, small = minW, maxW, "cap", "W", "mW", "kW"
 	}
 	hint := ""
@@ -121,8 +135,13 @@ func checkX(p Point, k Knob, v float64) error {
 }
 
 func other(k Knob) Knob {
-	if k == Cap {
+	switch k {
+	case Cap:
 		return Freq
+	case GPUCap:
+		return GPUFreq
+	case GPUFreq:
+		return GPUCap
 	}
 	return Cap
 }
@@ -140,6 +159,18 @@ func Merge(old, upd Profile) Profile {
 	if upd.Cap != nil {
 		out.Cap = upd.Cap
 	}
+	if upd.GPUFreq != nil {
+		out.GPUFreq = upd.GPUFreq
+	}
+	if upd.GPUCap != nil {
+		out.GPUCap = upd.GPUCap
+	}
+	if upd.Joint != nil {
+		out.Joint = upd.Joint
+	}
+	if upd.Device != "" {
+		out.Device = upd.Device
+	}
 	if upd.Bound != nil {
 		out.Bound = upd.Bound
 	}
@@ -155,6 +186,9 @@ func Merge(old, upd Profile) Profile {
 // WriteReport prints the fitted coefficients, R², RMSE, leave-one-out RMSE
 // and the residual table of c.
 func (c *Calibration) WriteReport(w io.Writer) error {
+	if c.Knob == Joint {
+		return c.writeJointReport(w)
+	}
 	m := c.Profile.Model(c.Knob)
 	unit := unitOf(c.Knob)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -179,9 +213,9 @@ func (c *Calibration) WriteReport(w io.Writer) error {
 	for _, p := range c.Points {
 		x := p.X(c.Knob)
 		pw := "-\t-\t-"
-		if m.Power != nil && !math.IsNaN(p.Power) {
+		if w := p.PowerOf(c.Knob); m.Power != nil && !math.IsNaN(w) {
 			f := m.Power.At(x)
-			pw = fmt.Sprintf("%.4g\t%.4g\t%+.3g", p.Power, f, p.Power-f)
+			pw = fmt.Sprintf("%.4g\t%.4g\t%+.3g", w, f, w-f)
 		}
 		f := m.Runtime.At(x)
 		fmt.Fprintf(tw, "\t%.4g\t%s\t%.4g\t%.4g\t%+.3g\t\n", x, pw, p.Runtime, f, p.Runtime-f)
@@ -190,7 +224,7 @@ func (c *Calibration) WriteReport(w io.Writer) error {
 }
 
 func unitOf(k Knob) string {
-	if k == Cap {
+	if k.IsCap() {
 		return "W"
 	}
 	return "GHz"

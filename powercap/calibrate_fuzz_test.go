@@ -15,7 +15,7 @@ import (
 )
 
 // Fuzz targets for the calibration importers, each followed by Calibrate on
-// both knobs and SaveModel of every result (scripts/fuzz.sh runs them).
+// every knob and SaveModel of every result (scripts/fuzz.sh runs them).
 // Seeds: small inline files, the cal-* cases of testdata/bad and, when
 // DRSIM_SHARED is set, real measurement files (first 16 KiB).
 
@@ -44,6 +44,16 @@ var fuzzImporters = map[string]fuzzImporter{
 	"iconoclast": {"data.csv", ReadIconoclast, []string{
 		"data.csv,\nminimd-1.2GHz.out,3m06s359112us,1000,2000\nminimd-2.4GHz.out,1m36s000000us,1200,2500\nsleep-1.2GHz.out,0m10s0us,100,200\n",
 	}, "csrhau__Iconoclast/Tools/Power/*/*/*/data.csv"},
+	"ecp-gpucap": {"lu_cap_gpu.csv", ReadECPGPU, []string{
+		"CPU Cap (W),GPU Cap (W),CPU_E (J),GPU_E (J),Runtime (s)\n540,250,2000,1000,10\n540,200,2000,900,11\n540,150,-5,600,12\n540,100,2000,500,14\n",
+		"CPU Cap (W),GPU Cap (W),Runtime (s)\n240,100,40\n240,180,30\n240,260,25\n240,220,26\n",
+	}, "zzheng33__power/GPGPU/data/ecp_power_cap_res*/single_cap/*_cap_gpu.csv"},
+	"ecp-dual": {"lu_cap_dual.csv", ReadECPDual, []string{
+		"CPU Cap (W),GPU Cap (W),CPU_E (J),GPU_E (J),Runtime (s)\n250,260,2500,2600,20\n250,180,2500,1800,22\n250,100,2500,1000,23\n150,260,1500,2600,22\n150,180,1500,1800,24\n150,100,1500,1000,25\n70,260,700,2600,24\n70,180,700,1800,26\n70,100,700,1000,27\n",
+	}, "zzheng33__power/GPGPU/data/ecp_power_cap_res_rtx6000/dual_cap/*_cap_dual.csv"},
+	"nv-dvfs": {"v100-dvfs-real.csv", ReadNVDVFS, []string{
+		"benchmark,core_frequency,memory_frequency,average_power,time\nmm,405,877,42.8,27.9\nmm,802,877,88.6,7.6\nmm,1087,877,122.2,5.7\nmm,1380,877,186.1,4.5\n",
+	}, "blackjack2015__NV-DVFS-Benchmark/data/*.csv"},
 }
 
 func fuzzImport(f *testing.F, format string) {
@@ -68,11 +78,15 @@ func fuzzImport(f *testing.F, format string) {
 			return
 		}
 		for _, p := range ds.Points {
-			if p.App == "" || !(p.Runtime > 0) || math.IsInf(p.Runtime, 0) || math.IsInf(p.Power, 0) {
+			if p.App == "" || !(p.Runtime > 0) || math.IsInf(p.Runtime, 0) || math.IsInf(p.Power, 0) || math.IsInf(p.GPUPower, 0) {
 				t.Fatalf("imported point %+v: want an app, a finite runtime > 0 and a finite or NaN power", p)
 			}
 		}
-		for _, k := range []Knob{Freq, Cap} {
+		knobs := []Knob{Freq, Cap, GPUFreq, GPUCap, Joint}
+		if format == "ecp-dual" {
+			knobs = []Knob{Joint} // grids are for the joint model; an exp LOO over 360 runs is slow
+		}
+		for _, k := range knobs {
 			cals, err := Calibrate(context.Background(), ds, k)
 			if err != nil {
 				checkFileErr(t, err, imp.file)
@@ -121,3 +135,6 @@ func FuzzReadGeneric(f *testing.F)    { fuzzImport(f, "generic") }
 func FuzzReadPCMSweep(f *testing.F)   { fuzzImport(f, "pcm-capsweep") }
 func FuzzReadECP(f *testing.F)        { fuzzImport(f, "ecp-cap") }
 func FuzzReadIconoclast(f *testing.F) { fuzzImport(f, "iconoclast") }
+func FuzzReadECPGPU(f *testing.F)     { fuzzImport(f, "ecp-gpucap") }
+func FuzzReadECPDual(f *testing.F)    { fuzzImport(f, "ecp-dual") }
+func FuzzReadNVDVFS(f *testing.F)     { fuzzImport(f, "nv-dvfs") }

@@ -141,7 +141,7 @@ func (p *Profile) table(k Knob, xs []float64) (Table, error) {
 		if p.Outside(k, x) {
 			tab.Outside++
 		}
-		if k == Cap && pw > x {
+		if k.IsCap() && pw > x {
 			pw = x
 			tab.Clamped++
 		}
@@ -151,10 +151,7 @@ func (p *Profile) table(k Knob, xs []float64) (Table, error) {
 }
 
 func (p *Profile) plausible(k Knob, x, pw, t float64) error {
-	unit := "GHz"
-	if k == Cap {
-		unit = "W"
-	}
+	unit := unitOf(k)
 	rng := ""
 	if m := p.Model(k); m != nil {
 		rng = fmt.Sprintf(" (fitted on %.4g–%.4g %s)", m.XMin, m.XMax, unit)

@@ -26,6 +26,9 @@ var Importers = map[string]Importer{
 	"pcm-capsweep": ReadPCMSweep,
 	"ecp-cap":      ReadECP,
 	"iconoclast":   ReadIconoclast,
+	"ecp-gpucap":   ReadECPGPU,  // import_ecp_gpu.go
+	"ecp-dual":     ReadECPDual, // import_ecp_gpu.go
+	"nv-dvfs":      ReadNVDVFS,  // import_nvdvfs.go
 }
 
 // ImporterNames returns the registry keys, sorted.
@@ -93,7 +96,7 @@ func ReadGeneric(fsys fs.FS, name string) (Dataset, error) {
 }
 
 func (r genericRow) point(file string, line int, cols map[string]int) (Point, error) {
-	p := Point{App: strings.TrimSpace(r.App), Power: math.NaN(), File: file, Line: line, XColumn: cols["x"]}
+	p := Point{App: strings.TrimSpace(r.App), Power: math.NaN(), GPUPower: math.NaN(), File: file, Line: line, XColumn: cols["x"]}
 	if p.App == "" {
 		return p, &FileError{file, line, cols["app"], "app", errors.New("empty application name")}
 	}
@@ -104,7 +107,7 @@ func (r genericRow) point(file string, line int, cols map[string]int) (Point, er
 	if p.Cap, err = num(r.X, "x"); err != nil {
 		return p, err
 	}
-	p.Freq = p.Cap
+	p.Freq, p.GPUCap, p.GPUFreq = p.Cap, p.Cap, p.Cap
 	if p.Runtime, err = num(r.Runtime, "runtime_s"); err != nil {
 		return p, err
 	}
@@ -121,6 +124,7 @@ func (r genericRow) point(file string, line int, cols map[string]int) (Point, er
 		if p.Power, err = num(r.Power, "power_w"); err != nil {
 			return p, err
 		}
+		p.GPUPower = p.Power
 		return p, checkPower(p.Power, file, line, cols["power_w"], "power_w")
 	}
 	if strings.TrimSpace(r.Energy) == "" {
@@ -140,6 +144,7 @@ func (r genericRow) point(file string, line int, cols map[string]int) (Point, er
 		return p, err
 	}
 	p.Power = e / (nodes * p.Runtime)
+	p.GPUPower = p.Power
 	return p, checkPower(p.Power, file, line, cols["energy_j"], "power from energy_j")
 }
 
@@ -248,6 +253,12 @@ func sortPoints(ps []Point) {
 		if a.Cap != b.Cap {
 			return a.Cap < b.Cap
 		}
-		return a.Freq < b.Freq
+		if a.Freq != b.Freq {
+			return a.Freq < b.Freq
+		}
+		if a.GPUCap != b.GPUCap {
+			return a.GPUCap < b.GPUCap
+		}
+		return a.GPUFreq < b.GPUFreq
 	})
 }

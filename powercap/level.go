@@ -5,24 +5,41 @@ package powercap
 type Knob uint8
 
 const (
-	Freq Knob = iota // X is a CPU frequency (GHz)
-	Cap              // X is a RAPL package power cap (W)
+	Freq    Knob = iota // X is a CPU frequency (GHz)
+	Cap                 // X is a RAPL package power cap (W)
+	GPUFreq             // X is a GPU core clock (GHz); gpu.go
+	GPUCap              // X is a GPU board power cap (W); gpu.go
+	Joint               // X is a (CPU cap, GPU cap) pair: JointModel, calibration only; joint.go
 )
 
 func (k Knob) String() string {
-	if k == Cap {
+	switch k {
+	case Cap:
 		return "cap"
+	case GPUFreq:
+		return "gpufreq"
+	case GPUCap:
+		return "gpucap"
+	case Joint:
+		return "joint"
 	}
 	return "freq"
 }
+
+// IsCap reports whether X is a power cap in W (Cap or GPUCap): the power
+// at a cap never exceeds it, and runtime is fitted as a·exp(b·P) + c.
+func (k Knob) IsCap() bool { return k == Cap || k == GPUCap }
+
+// IsGPU reports whether the knob acts on a GPU (GPUFreq or GPUCap).
+func (k Knob) IsGPU() bool { return k == GPUFreq || k == GPUCap }
 
 // Level is one discrete operating point of an application: the setting X,
 // the average power per busy processor at X, and the runtime scale
 // t(X)/t(Xmax) (1 at Xmax, usually > 1 below it). The simulator only ever
 // sees Levels: the regression forms stay inside this package.
 type Level struct {
-	X     float64 // GHz (Freq) or W (Cap)
-	Power float64 // W per processor
+	X     float64 // GHz (Freq, GPUFreq) or W (Cap, GPUCap)
+	Power float64 // W per processor (per GPU for GPU knobs)
 	Scale float64 // t(X) / t(Xmax)
 }
 

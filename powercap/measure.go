@@ -17,17 +17,36 @@ type Point struct {
 	Freq    float64 // GHz
 	Power   float64 // W per processor, NaN if unknown
 	Runtime float64 // s
-	File    string  // where the point came from, for error messages
+
+	// GPU settings and the mean power of one GPU (W, NaN if unknown), set by
+	// the GPU importers (gpu.go) and by ReadGeneric (x and power_w).
+	GPUCap, GPUFreq, GPUPower float64
+
+	File    string // where the point came from, for error messages
 	Line    int
 	XColumn int // 1-based column of the setting in File, 0 if not a column
 }
 
 // X returns the point's setting for knob k.
 func (p *Point) X(k Knob) float64 {
-	if k == Cap {
+	switch k {
+	case Cap:
 		return p.Cap
+	case GPUCap:
+		return p.GPUCap
+	case GPUFreq:
+		return p.GPUFreq
 	}
 	return p.Freq
+}
+
+// PowerOf returns the measured power the knob's model fits: the GPU's for
+// GPU knobs, the processor's otherwise.
+func (p *Point) PowerOf(k Knob) float64 {
+	if k.IsGPU() {
+		return p.GPUPower
+	}
+	return p.Power
 }
 
 // Dataset is what an importer returns: points of one or more applications
@@ -35,7 +54,11 @@ func (p *Point) X(k Knob) float64 {
 type Dataset struct {
 	Points []Point
 	IdleW  map[string]float64
-	Source string // free text copied into each Profile.Source
+
+	// Devices names, by app, the GPU the measurements were taken on (GPU
+	// importers only; copied into Profile.Device).
+	Devices map[string]string
+	Source  string // free text copied into each Profile.Source
 
 	// Warnings name values an importer dropped, as file:line:column: text
 	// (e.g. a negative RAPL energy from a counter wrap).

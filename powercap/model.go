@@ -97,7 +97,7 @@ func (p *Profile) Outside(k Knob, x float64) bool {
 
 // forms returns the power and runtime forms the issue prescribes per knob.
 func forms(k Knob) (power, runtime Form) {
-	if k == Cap {
+	if k.IsCap() {
 		return Cubic, Exp
 	}
 	return Cubic, Quadratic
@@ -114,25 +114,52 @@ type Profile struct {
 	Freq   *Model     `json:"freq,omitempty"`   // X in GHz
 	Cap    *Model     `json:"cap,omitempty"`    // X in W
 	Bound  *Boundness `json:"boundness,omitempty"`
+
+	// GPU models (model file schema 2, gpu.go): Device names the GPU the
+	// data were measured on; GPUFreq (X = core clock, GHz) and GPUCap (X =
+	// board power cap, W) give the power of one GPU and the runtime; Joint
+	// gives runtime and node power over (CPU cap, GPU cap) pairs.
+	Device  string      `json:"device,omitempty"`
+	GPUFreq *Model      `json:"gpu_freq,omitempty"`
+	GPUCap  *Model      `json:"gpu_cap,omitempty"`
+	Joint   *JointModel `json:"joint,omitempty"`
 }
 
 // Model returns the profile's model for knob k, or nil.
 func (p *Profile) Model(k Knob) *Model {
-	if k == Cap {
+	switch k {
+	case Cap:
 		return p.Cap
+	case Freq:
+		return p.Freq
+	case GPUCap:
+		return p.GPUCap
+	case GPUFreq:
+		return p.GPUFreq
 	}
-	return p.Freq
+	return nil
 }
+
+// Has reports whether p has a model for knob k (Joint: a measured grid).
+func (p *Profile) Has(k Knob) bool {
+	if k == Joint {
+		return p.Joint != nil
+	}
+	return p.Model(k) != nil
+}
+
+// knobs lists the single-setting knobs a Profile can model, in file order.
+var knobs = [...]Knob{Freq, Cap, GPUFreq, GPUCap}
 
 // Validate checks the forms, coefficient counts and ranges of p.
 func (p *Profile) Validate() error {
 	if p.Name == "" {
 		return fmt.Errorf("powercap: profile has no app name")
 	}
-	if p.Freq == nil && p.Cap == nil && p.Bound == nil {
+	if p.Freq == nil && p.Cap == nil && p.Bound == nil && !p.HasGPU() {
 		return fmt.Errorf("powercap: app %q has neither a freq, a cap nor a boundness model", p.Name)
 	}
-	for _, k := range []Knob{Freq, Cap} {
+	for _, k := range knobs {
 		m := p.Model(k)
 		if m == nil {
 			continue
@@ -155,6 +182,11 @@ func (p *Profile) Validate() error {
 			return fmt.Errorf("powercap: app %q: %v", p.Name, err)
 		}
 	}
+	if p.Joint != nil {
+		if err := p.Joint.validate(); err != nil {
+			return fmt.Errorf("powercap: app %q joint: %v", p.Name, err)
+		}
+	}
 	return nil
 }
 
@@ -164,7 +196,7 @@ func (p *Profile) Validate() error {
 // is held at its value at the nearest end.
 func (p *Profile) Power(k Knob, x float64) (float64, error) {
 	v, err := p.rawPower(k, x)
-	if k == Cap && v > x {
+	if k.IsCap() && v > x {
 		v = x
 	}
 	return v, err
@@ -177,7 +209,7 @@ func (p *Profile) rawPower(k Knob, x float64) (float64, error) {
 		}
 		return m.Power.At(m.clamp(x)), nil
 	}
-	if p.Bound != nil {
+	if p.Bound != nil && !k.IsGPU() {
 		return p.Bound.power(k, x), nil
 	}
 	return 0, fmt.Errorf("powercap: app %q has no %s model", p.Name, k)
@@ -188,7 +220,7 @@ func (p *Profile) Runtime(k Knob, x float64) (float64, error) {
 	if m := p.Model(k); m != nil {
 		return m.Runtime.At(m.clamp(x)), nil
 	}
-	if p.Bound != nil {
+	if p.Bound != nil && !k.IsGPU() {
 		return p.Bound.runtime(k, x), nil
 	}
 	return 0, fmt.Errorf("powercap: app %q has no %s model", p.Name, k)
@@ -223,13 +255,12 @@ func (p *Profile) Optimal(k Knob, xs []float64) (x, energy float64, err error) {
 	return x, energy, nil
 }
 
-// ParseKnob parses "freq" or "cap".
+// ParseKnob parses "freq", "cap", "gpufreq", "gpucap" or "joint".
 func ParseKnob(s string) (Knob, error) {
-	switch s {
-	case "freq":
-		return Freq, nil
-	case "cap":
-		return Cap, nil
+	for _, k := range []Knob{Freq, Cap, GPUFreq, GPUCap, Joint} {
+		if s == k.String() {
+			return k, nil
+		}
 	}
-	return 0, fmt.Errorf("powercap: unknown knob %q (known: cap, freq)", s)
+	return 0, fmt.Errorf("powercap: unknown knob %q (known: cap, freq, gpucap, gpufreq, joint)", s)
 }

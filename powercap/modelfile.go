@@ -14,8 +14,22 @@ import (
 	"strings"
 )
 
-// ModelSchema is the value of the "schema" key of every model file.
-const ModelSchema = "drsim-powercap-model/1"
+// ModelSchema is the value of the "schema" key of a model file with CPU
+// models only; ModelSchemaGPU that of a file with GPU keys (device,
+// gpu_freq, gpu_cap, joint). Both load; a /1 file must not hold GPU keys.
+const (
+	ModelSchema    = "drsim-powercap-model/1"
+	ModelSchemaGPU = "drsim-powercap-model/2"
+)
+
+// schemaOf returns the schema SaveModel writes for p: /1 unless p has GPU
+// keys, so that CPU-only files stay readable by older drsim builds.
+func schemaOf(p Profile) string {
+	if p.HasGPU() || p.Device != "" {
+		return ModelSchemaGPU
+	}
+	return ModelSchema
+}
 
 // modelFile is the on-disk form of a Profile: the schema tag plus the
 // Profile's own fields. See doc.go for the schema.
@@ -29,7 +43,7 @@ func SaveModel(w io.Writer, p Profile) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	b, err := json.MarshalIndent(modelFile{ModelSchema, p}, "", "  ")
+	b, err := json.MarshalIndent(modelFile{schemaOf(p), p}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("powercap: encoding model %q: %v", p.Name, err)
 	}
@@ -55,8 +69,11 @@ func DecodeModel(r io.Reader, name string) (Profile, error) {
 		line, col := position(data, dec.InputOffset())
 		return Profile{}, &FileError{File: name, Line: line, Column: col, Err: errors.New("data after the model object")}
 	}
-	if mf.Schema != ModelSchema {
-		return Profile{}, &FileError{File: name, Field: "schema", Err: fmt.Errorf("%q, want %q", mf.Schema, ModelSchema)}
+	if mf.Schema != ModelSchema && mf.Schema != ModelSchemaGPU {
+		return Profile{}, &FileError{File: name, Field: "schema", Err: fmt.Errorf("%q, want %q or %q", mf.Schema, ModelSchema, ModelSchemaGPU)}
+	}
+	if mf.Schema == ModelSchema && schemaOf(mf.Profile) == ModelSchemaGPU {
+		return Profile{}, &FileError{File: name, Field: "schema", Err: fmt.Errorf("%q has no GPU keys (device, gpu_freq, gpu_cap, joint): want %q", mf.Schema, ModelSchemaGPU)}
 	}
 	if err := mf.Profile.Validate(); err != nil {
 		return Profile{}, &FileError{File: name, Err: err}
@@ -154,10 +171,11 @@ func loadModel(file string) (Profile, error) {
 	return DecodeModel(f, file)
 }
 
-// LoadProfiles returns Builtin() for "builtin" (or ""), else LoadModels(spec).
+// LoadProfiles returns Builtin() and BuiltinGPU() for "builtin" (or ""),
+// else LoadModels(spec). The simulator's CPU runs take Builtin() alone.
 func LoadProfiles(spec string) ([]Profile, error) {
 	if spec == "" || spec == "builtin" {
-		return Builtin(), nil
+		return append(Builtin(), BuiltinGPU()...), nil
 	}
 	return LoadModels(spec)
 }

@@ -14,11 +14,17 @@ import (
 // style: units on both axes, legend clear of the data).
 func PlotCalibration(w io.Writer, c *Calibration, quantity, format string) error {
 	m := c.Profile.Model(c.Knob)
+	if m == nil {
+		return fmt.Errorf("powercap: app %q: no %s curve to plot", c.Profile.Name, c.Knob)
+	}
 	curve, ylabel := &m.Runtime, "Runtime (s)"
 	switch quantity {
 	case "runtime":
 	case "power":
 		curve, ylabel = m.Power, "Mean power per processor (W)"
+		if c.Knob.IsGPU() {
+			ylabel = "Mean power per GPU (W)"
+		}
 		if curve == nil {
 			return fmt.Errorf("powercap: app %q has no power data to plot", c.Profile.Name)
 		}
@@ -33,13 +39,13 @@ func PlotCalibration(w io.Writer, c *Calibration, quantity, format string) error
 	for _, pt := range c.Points {
 		y := pt.Runtime
 		if quantity == "power" {
-			y = pt.Power
+			y = pt.PowerOf(c.Knob)
 		}
 		if !math.IsNaN(y) {
 			xy = append(xy, plot.XY{X: pt.X(c.Knob), Y: y})
 		}
 	}
-	knob := map[Knob]string{Freq: "CPU frequency", Cap: "Package power cap"}[c.Knob]
+	knob := map[Knob]string{Freq: "CPU frequency", Cap: "Package power cap", GPUFreq: "GPU core clock", GPUCap: "GPU power cap"}[c.Knob]
 	return plot.FitPlot(w, plot.Fit{
 		Name:       fmt.Sprintf("%s: %s vs %s (%s fit, R² %.3f)", c.Profile.Name, quantity, c.Knob, curve.Form, curve.R2),
 		XLabel:     fmt.Sprintf("%s (%s)", knob, unitOf(c.Knob)),

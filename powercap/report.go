@@ -28,7 +28,8 @@ func Predict(p *Profile, k Knob, x float64, quantity string, nodes int) (float64
 
 // WriteAppList prints one line per profile: its measured frequency and cap
 // ranges and its energy-optimal setting (minimum p·t per processor) over the
-// P-states ps and the caps of g, with that energy.
+// P-states ps and the caps of g, with that energy. Profiles with GPU models
+// follow in a second table (writeGPUList).
 func WriteAppList(w io.Writer, profiles []Profile, ps PStates, g CapGrid) error {
 	fs, err := ps.List()
 	if err != nil {
@@ -40,11 +41,20 @@ func WriteAppList(w io.Writer, profiles []Profile, ps PStates, g CapGrid) error 
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "app\tfreq range GHz\tbest GHz\tenergy J\tcap range W\tbest W\tenergy J\tsource")
+	gpu := false
 	for i := range profiles {
 		p := &profiles[i]
+		if p.HasGPU() { // listed by writeGPUList (gpu_report.go)
+			gpu = true
+			continue
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.Name, optimum(p, Freq, fs, "%.2f"), optimum(p, Cap, caps, "%.0f"), p.Source)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil || !gpu {
+		return err
+	}
+	fmt.Fprintln(w)
+	return writeGPUList(w, profiles)
 }
 
 func optimum(p *Profile, k Knob, xs []float64, xfmt string) string {

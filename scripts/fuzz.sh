@@ -34,6 +34,9 @@ TARGETS="
 ./powercap FuzzReadPCMSweep
 ./powercap FuzzReadECP
 ./powercap FuzzReadIconoclast
+./powercap FuzzReadECPGPU
+./powercap FuzzReadECPDual
+./powercap FuzzReadNVDVFS
 ./powercap FuzzDecodeModel
 ./scheduler/sim FuzzDecodeEvents
 ./netmodel FuzzLoadTopology

@@ -18,14 +18,18 @@ var calibrateCommand = &cli.Command{
 	Name:  "calibrate",
 	Usage: "fit power and runtime models to measurements and write model files",
 	Description: "Formats: generic (CSV app,x,power_w,runtime_s[,nodes][,energy_j]), pcm-capsweep (directory of\n" +
-		"<app>/pcm_<app>_<cap>.csv), ecp-cap (<app>_cap_cpu.csv / _cap_dual.csv) and iconoclast (miniMD data.csv).\n" +
-		"--x freq fits cubic p(f) and quadratic t(f); --x cap fits cubic p(P) and t(P) = a·exp(b·P) + c.\n" +
+		"<app>/pcm_<app>_<cap>.csv), ecp-cap (<app>_cap_cpu.csv / _cap_dual.csv) and iconoclast (miniMD data.csv);\n" +
+		"GPU: ecp-gpucap (<app>_cap_gpu.csv, --x gpucap), ecp-dual (<app>_cap_dual.csv grid, --x joint) and\n" +
+		"nv-dvfs (<device>-dvfs-real.csv, --x gpufreq; clocks in MHz become GHz).\n" +
+		"--x freq fits cubic p(f) and quadratic t(f); --x cap fits cubic p(P) and t(P) = a·exp(b·P) + c;\n" +
+		"--x gpufreq and --x gpucap fit the same forms to GPU power and runtime; --x joint tabulates the\n" +
+		"(CPU cap, GPU cap) grid (docs/gpu.md).\n" +
 		"Model files <out>/<app>.json are merged with an existing file's other knob; replacing a knob's model\n" +
 		"or a plot that exists needs --force.",
 	Flags: []cli.Flag{
 		&cli.StringFlag{Name: "input", Usage: "measurement file or directory", Required: true},
-		&cli.StringFlag{Name: "format", Usage: "generic, pcm-capsweep, ecp-cap or iconoclast", Value: "generic"},
-		&cli.StringFlag{Name: "x", Usage: "knob the models are functions of: freq (GHz) or cap (W)", Required: true},
+		&cli.StringFlag{Name: "format", Usage: "generic, pcm-capsweep, ecp-cap, iconoclast, ecp-gpucap, ecp-dual or nv-dvfs", Value: "generic"},
+		&cli.StringFlag{Name: "x", Usage: "knob the models are functions of: freq (GHz), cap (W), gpufreq (GHz), gpucap (W) or joint", Required: true},
 		&cli.StringFlag{Name: "out", Usage: "directory for model files (default: print the report only)"},
 		&cli.BoolFlag{Name: "plot", Usage: "also write <out>/<app>-<x>-{power,runtime}.<plot-format>"},
 		&cli.StringFlag{Name: "plot-format", Usage: "svg or png", Value: "svg"},
@@ -57,6 +61,9 @@ var calibrateCommand = &cli.Command{
 		}
 		if c.Bool("plot") && c.String("out") == "" {
 			return usagef("calibrate: --plot needs --out DIR")
+		}
+		if c.Bool("plot") && knob == powercap.Joint {
+			return usagef("calibrate: --plot draws single-knob fits: --x joint has none")
 		}
 		if err := checkCalibrationOut(c, cals); err != nil {
 			return err
@@ -113,7 +120,7 @@ func checkCalibrationOut(c *cli.Context, cals []powercap.Calibration) error {
 			if err != nil {
 				return usageErr(fmt.Errorf("calibrate: cannot merge into existing model file: %w", err))
 			}
-			if old.Model(cals[i].Knob) != nil {
+			if old.Has(cals[i].Knob) {
 				return usagef("calibrate: %s already has a %s model (use --force to replace it)", model, cals[i].Knob)
 			}
 		}

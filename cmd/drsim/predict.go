@@ -13,7 +13,9 @@ var predictCommand = &cli.Command{
 	Name:  "predict",
 	Usage: "print one model value: runtime (s), power (W) or energy (J) of an app at a frequency or cap",
 	Description: "power and energy are per processor, times --nodes; runtime is the model's own t(x).\n" +
-		"Under --cap the power never exceeds the cap; outside the measured range models hold their end value.",
+		"Under --cap the power never exceeds the cap; outside the measured range models hold their end value.\n" +
+		"GPU profiles (drsim apps lists them): --gpufreq GHz or --gpucap W alone give per-GPU power; --cap with\n" +
+		"--gpucap evaluates the joint model, power per node = CPU + --gpus GPUs (times --nodes).",
 	Flags: []cli.Flag{
 		&cli.StringFlag{Name: "models", Usage: "builtin or a directory of model files from drsim calibrate", Value: "builtin"},
 		&cli.StringFlag{Name: "app", Usage: "application name (drsim apps lists them)", Required: true},
@@ -21,17 +23,28 @@ var predictCommand = &cli.Command{
 		&cli.Float64Flag{Name: "cap", Usage: "package power cap in W"},
 		&cli.StringFlag{Name: "quantity", Usage: "power, runtime or energy", Required: true},
 		&cli.IntFlag{Name: "nodes", Usage: "processors the job uses (multiplies power and energy)", Value: 1},
+		&cli.Float64Flag{Name: "gpufreq", Usage: "GPU core clock in GHz"},
+		&cli.Float64Flag{Name: "gpucap", Usage: "GPU power cap in W (with --cap: the joint model)"},
+		&cli.IntFlag{Name: "gpus", Usage: "GPUs per node for joint power and energy", Value: 1},
 	},
 	Action: func(c *cli.Context) error {
 		if err := noArgs(c); err != nil {
 			return err
 		}
-		if c.IsSet("freq") == c.IsSet("cap") {
-			return usagef("predict: give exactly one of --freq GHz and --cap W")
+		if err := checkGPUFlags(c); err != nil { // gpu_predict.go
+			return err
+		}
+		if c.IsSet("gpucap") && c.IsSet("cap") {
+			return predictJoint(c) // gpu_predict.go
+		}
+		if n := countSet(c, "freq", "cap", "gpufreq", "gpucap"); n != 1 {
+			return usagef("predict: give exactly one of --freq GHz, --cap W, --gpufreq GHz and --gpucap W (or --cap with --gpucap)")
 		}
 		knob, x := powercap.Freq, c.Float64("freq")
-		if c.IsSet("cap") {
-			knob, x = powercap.Cap, c.Float64("cap")
+		for _, k := range []powercap.Knob{powercap.Cap, powercap.GPUFreq, powercap.GPUCap} {
+			if c.IsSet(k.String()) {
+				knob, x = k, c.Float64(k.String())
+			}
 		}
 		if !(x > 0) || c.Int("nodes") < 1 {
 			return usagef("predict: --%s %v and --nodes %d must be positive", knob, x, c.Int("nodes"))
