@@ -19,28 +19,6 @@ func countSet(c *cli.Context, names ...string) int {
 	return n
 }
 
-// checkGPUFlags rejects a --gpufreq or --gpucap outside the plausible
-// range of its unit (a clock in MHz would otherwise be held silently at the
-// model's top clock) and a --gpus below 1.
-func checkGPUFlags(c *cli.Context) error {
-	for _, f := range []struct {
-		name, unit, hint string
-		lo, hi           float64
-	}{{"gpufreq", "GHz", "MHz", 0.1, 10}, {"gpucap", "W", "mW", 1, 5000}} {
-		if v := c.Float64(f.name); c.IsSet(f.name) && !(v >= f.lo && v <= f.hi) {
-			hint := ""
-			if v > f.hi {
-				hint = " (" + f.hint + " given?)"
-			}
-			return usagef("predict: --%s %v is out of range %v–%v %s%s", f.name, v, f.lo, f.hi, f.unit, hint)
-		}
-	}
-	if c.Int("gpus") < 1 {
-		return usagef("predict: --gpus %d must be at least 1", c.Int("gpus"))
-	}
-	return nil
-}
-
 // predictJoint is drsim predict --cap W --gpucap W: the joint model of a
 // GPU profile (the measured grid, or the separable fallback).
 func predictJoint(c *cli.Context) error {

@@ -31,9 +31,6 @@ var predictCommand = &cli.Command{
 		if err := noArgs(c); err != nil {
 			return err
 		}
-		if err := checkGPUFlags(c); err != nil { // gpu_predict.go
-			return err
-		}
 		if c.IsSet("gpucap") && c.IsSet("cap") {
 			return predictJoint(c) // gpu_predict.go
 		}

@@ -52,6 +52,9 @@ var verbRanges = map[string][]sim.Range{
 		{Flag: "freq", What: "CPU frequency", Unit: "GHz", Min: 0, MinOpen: true, Max: sim.MaxGHz, Hint: sim.HintMHz},
 		{Flag: "cap", What: "package power cap", Unit: "W", Min: 1, Max: sim.MaxPackageW, Hint: sim.HintWatts},
 		{Flag: "nodes", What: "processors the job uses", Min: 1, Max: math.MaxInt32},
+		{Flag: "gpufreq", What: "GPU core clock", Unit: "GHz", Min: 0.1, Max: sim.MaxGHz, Hint: sim.HintMHz},
+		{Flag: "gpucap", What: "GPU power cap", Unit: "W", Min: 1, Max: sim.MaxPackageW, Hint: sim.HintWatts},
+		{Flag: "gpus", What: "GPUs per node", Min: 1, Max: 64},
 	},
 	"apps": {
 		{Flag: "pstates", What: "CPU frequencies", Unit: "GHz", Kind: sim.List, Min: 0, MinOpen: true, Max: sim.MaxGHz, Hint: sim.HintMHz},
