@@ -241,3 +241,29 @@ func TestPartitionApps(t *testing.T) {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
 }
+
+// A sacct log opened for a run (Open, as drsim run does) on a machine file
+// routes its jobs by the partition names Slurm recorded: the real dump in
+// testdata/sacct ran 23 jobs on cpu and 11 on gpu (truth.csv less the 3
+// that never started). A streamed log names its partitions as it goes, so
+// such a run loads the log first; before that, every job went to the
+// default partition and the GPU jobs were dropped.
+func TestOpenRoutesSacctByName(t *testing.T) {
+	s := Spec{Trace: "../../testdata/sacct/jobs.sacct", TraceTZ: "Europe/Paris", Machine: "../../examples/sacct/machine.toml"}
+	tr, src, closeFn, err := Open(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	res, err := Run(context.Background(), s, tr, Outputs{Source: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, p := range res.Parts {
+		got[p.Name] = p.Jobs
+	}
+	if got["cpu"] != 23 || got["gpu"] != 11 || res.Stats.Dropped != 0 {
+		t.Errorf("jobs by partition %v, dropped %d; want cpu 23, gpu 11, none dropped", got, res.Stats.Dropped)
+	}
+}

@@ -13,14 +13,18 @@ import (
 // the returned Trace then has no Jobs, and its Report is complete only
 // after Run. The embedded workload, a trace whose machine size depends on
 // the whole file, and runs with DR events (whose placement and checks need
-// the whole trace) load it into memory instead (Load).
+// the whole trace) load it into memory instead (Load), and so does a run
+// on a machine file that routes jobs by their partition names (no
+// --partition-map): a streamed sacct log names its partitions as it goes,
+// and the router needs the whole table before the first job.
 //
 // A piped trace whose submits turn out not to be in order makes Run fail
 // with workloads.ErrUnsorted; rerun it from Load, which re-sorts. Call
 // close when the run is over.
 func Open(s Spec) (tr *workloads.Trace, src scheduler.Source, close func(), err error) {
 	d := s.withDefaults()
-	if d.Trace != "" && d.DREvents == "" && d.DRRatio == 0 && d.DRDaily == "" {
+	byName := d.Machine != "" && d.PartitionMap == ""
+	if d.Trace != "" && d.DREvents == "" && d.DRRatio == 0 && d.DRDaily == "" && !byName {
 		opt, err := readOptions(d)
 		if err != nil {
 			return nil, nil, func() {}, err
