@@ -340,3 +340,8 @@ row "5.2a" "Fig. 5.2(a), §5.5.1" "share of job arrivals in each hour of the day
 	"$cmd5 (slots.csv, column jobs)" "cannot be reproduced: the Gaia trace is not in ../shared"
 
 printf 'done in %ds; table: %s\n' $((SECONDS - t0)) "$table" >&2
+if sed -n '/^## The table$/,$p' "$here/docs/reproduce.md" | tail -n +3 | cmp -s - "$table"; then
+	echo "the table is the one in docs/reproduce.md" >&2
+else
+	echo "the table differs from docs/reproduce.md (diff it with $table)" >&2
+fi
