@@ -108,7 +108,7 @@ for spec in standin:ep standin:is standin:miniFE builtin:bt builtin:cg builtin:e
 	e27=$(d predict --models "$m" --app "$a" --freq 2.7 --quantity energy)
 	ratios+=("$(awk -v a="$e12" -v b="$e27" -v n="${spec#*:}" -v m="${spec%%:*}" 'BEGIN { printf "%s %s %+.1f%%", m, n, 100 * (a / b - 1) }')")
 done
-row "M1" "§4.3.5.3 (l. 4338–4342)" "the four applications use about the same energy at 1.2 and 2.7 GHz" \
+row "M1" "§4.3.5.3 (l. 4402–4406)" "the four applications use about the same energy at 1.2 and 2.7 GHz" \
 	"e(1.2)/e(2.7) − 1: $(printf '%s; ' "${ratios[@]}" | sed 's/; $//')" \
 	"drsim predict --models models/standin --app ep --freq 1.2 --quantity energy" \
 	"agrees for the stand-ins (small/ep, small/is, big/miniFE: within ±6.1%); drsim's earlier bt, cg, ep, lu use 10–59% more at 1.2 GHz"
@@ -165,7 +165,7 @@ for T in KTH CTC; do
 	ratio=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ n++; t += $c["turnaround_time"]; e += $c["consumed_energy"]; p += $c["consumed_energy"] / $c["requested_number_of_resources"] }
 		END { printf "energy per job ÷ turnaround %.0f W, energy per processor ÷ turnaround %.0f W", e / t, p / t }' "$o/jobs.csv")
-	row "4.5-mag-$T" "Fig. 4.5(a,b) axes (l. 4286–4320)" "turnaround 1,000–5,500 s; energy 200–300 kJ per job (so at most 300 kJ ÷ 1,000 s = 300 W per job)" \
+	row "4.5-mag-$T" "Fig. 4.5(a,b) axes (l. 4303–4356)" "turnaround 1,000–5,500 s; energy 200–300 kJ per job (so at most 300 kJ ÷ 1,000 s = 300 W per job)" \
 		"$T: $(printf '%s; ' "${cells[@]}")at 512 (no queue) mean runtime $rt s, $ratio" \
 		"drsim run --trace $T --jobs 5000 --procs N --policy fcfs --dr-ratio 0.25 STANDIN --dvfs G --out DIR" \
 		"cannot be reproduced in size: runtimes of SP2 logs are 5–10× longer than the published ones; the published energy is per processor (see Magnitudes)"
@@ -188,13 +188,13 @@ for T in KTH CTC; do
 		split+=("$(awk -v p="$tp" -v i="$ti" -v o="$to" -v n=$n 'BEGIN { printf "%d: in-DR %+.1f%%, non-DR %+.1f%%", n, 100 * (i / p - 1), 100 * (o / p - 1) }')")
 		awk -v p="$tp" -v i="$ti" -v o="$to" 'BEGIN { exit !(i > o) }' || ok2=0
 	done
-	row "4.5a-split-$T" "Fig. 4.5(a), l. 4322–4330" "dr's jobs started in DR periods are slower than its other jobs, which run about as under performance" \
+	row "4.5a-split-$T" "Fig. 4.5(a), l. 4387–4394" "dr's jobs started in DR periods are slower than its other jobs, which run about as under performance" \
 		"$T: dr's mean turnaround vs performance's, $(printf '%s; ' "${split[@]}" | sed 's/; $//')" "$cmd" \
 		"$( [ $ok2 = 1 ] && echo 'agrees in sign (in-DR slower than non-DR at every size)' || echo 'differs at some size: the split depends on which jobs fall in the events')"
-	row "4.5b-$T" "Fig. 4.5(b), l. 4334–4340" "energy per job: performance and powersave almost the same; independent of size" \
+	row "4.5b-$T" "Fig. 4.5(b), l. 4396–4406" "energy per job: performance and powersave almost the same; independent of size" \
 		"$T: performance saves $(r1 "${pvp[@]}")% vs powersave at 128/256/512" "$cmd" \
 		"$(verdict -3 3 $(lohi "${pvp[@]}")) (|difference| ≤ 3% taken as \"almost negligible\")"
-	row "4.5b-in-$T" "§4.3.5.3, l. 4340–4344" "about 15% less energy per job for jobs started in DR periods" \
+	row "4.5b-in-$T" "§4.3.5.3, l. 4406–4408" "about 15% less energy per job for jobs started in DR periods" \
 		"$T: jobs dr started inside DR periods use $(r1 "${ins[@]}")% less energy than the same jobs under performance" "$cmd" "$(verdict 12 18 $(lohi "${ins[@]}")) (12–18% taken as \"about 15%\")"
 	row "4.5a-$T" "Fig. 4.5(a), §4.3.5.3" "turnaround: performance < dr < powersave at every size" \
 		"$T: dr +$(r1 "${tinc[@]}")%, powersave +$(r1 "${tps[@]}")% vs performance" "$cmd" "$( [ $ok = 1 ] && echo agrees || echo differs)"
@@ -207,7 +207,7 @@ w=$out/model-runtime-KTH.swf
 zcat "$KTH" | awk -v t="$tm" '/^;/ { print; next } { if (++k > 5000) exit; $4 = int(t + 0.5); $9 = int(t + 0.5); print }' >"$w" || true
 rm -rf "$out/model-runtime"
 d run --trace "$w" --procs 128 --policy fcfs --models "$out/models/standin" --app-map one:miniFE --out "$out/model-runtime" >/dev/null
-row "4.5-model" "§4.3.2.1 (l. 3952–3956): execution from the models' t(j, f)" "turnaround 1,000–5,500 s; 200–300 kJ per job" \
+row "4.5-model" "§4.3.2.1 (l. 3979–3983): execution from the models' t(j, f)" "turnaround 1,000–5,500 s; 200–300 kJ per job" \
 	"KTH arrivals and sizes, every runtime miniFE's t(2.7) = $(printf %.1f "$tm") s, 128 processors: turnaround $(js "$out/model-runtime" mean_turnaround_s | xargs printf %.0f) s, wait $(js "$out/model-runtime" mean_wait_s | xargs printf %.0f) s, $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { n++; e += $c["consumed_energy"] } END { printf "%.0f kJ", e / n / 1000 }' "$out/model-runtime/jobs.csv") per job" \
 	"drsim run --trace model-runtime-KTH.swf --procs 128 --policy fcfs --models models/standin --app-map one:miniFE" \
 	"cannot be reproduced: the measured runtimes of [ABB+14] are not in ../shared; with measured stand-in runtimes (1.6–50 s) there is no queue at all"
@@ -225,9 +225,9 @@ for T in KTH CTC; do
 		std+=("$(csv "$f" dr $r 512 dr_std_reduction_vs_performance_pct)")
 	done
 	cmd="drsim compare --trace $T --jobs 5000 --procs 512 --policy fcfs --dr-ratio 0.2,0.4,0.6,0.8,1.0 STANDIN"
-	row "4.6a-$T" "Fig. 4.6(a), l. 4362–4366" "turnaround +4.4% to +21.0% vs performance, growing with the DR ratio" "$T: +$(r1 "${tinc[@]}")% at 20/40/60/80/100%" "$cmd" "$(vt "$(verdict 4.4 21.0 $(lohi "${tinc[@]}"))" "$(trend "${tinc[@]}")")"
-	row "4.6b-$T" "Fig. 4.6(b), l. 4370–4374" "energy per job −2.9% to −10.6% vs powersave, the saving growing with the DR ratio" "$T: dr saves $(r1 "${psv[@]}")%" "$cmd" "$(vt "$(verdict 2.9 10.6 $(lohi "${psv[@]}"))" "$(trend "${psv[@]}")")"
-	row "4.7-$T" "Fig. 4.7, l. 4396–4402" "power std −2.8% to −15.6% vs performance, the reduction growing with the DR ratio" "$T: −$(r1 "${std[@]}")% (std inside DR periods)" "$cmd" "$(vt "$(verdict 2.8 15.6 $(lohi "${std[@]}"))" "$(trend "${std[@]}")")"
+	row "4.6a-$T" "Fig. 4.6(a), l. 4423–4433" "turnaround +4.4% to +21.0% vs performance, growing with the DR ratio" "$T: +$(r1 "${tinc[@]}")% at 20/40/60/80/100%" "$cmd" "$(vt "$(verdict 4.4 21.0 $(lohi "${tinc[@]}"))" "$(trend "${tinc[@]}")")"
+	row "4.6b-$T" "Fig. 4.6(b), l. 4437–4443" "energy per job −2.9% to −10.6% vs powersave, the saving growing with the DR ratio" "$T: dr saves $(r1 "${psv[@]}")%" "$cmd" "$(vt "$(verdict 2.9 10.6 $(lohi "${psv[@]}"))" "$(trend "${psv[@]}")")"
+	row "4.7-$T" "Fig. 4.7, l. 4460–4470" "power std −2.8% to −15.6% vs performance, the reduction growing with the DR ratio" "$T: −$(r1 "${std[@]}")% (std inside DR periods)" "$cmd" "$(vt "$(verdict 2.8 15.6 $(lohi "${std[@]}"))" "$(trend "${std[@]}")")"
 done
 
 # ---------------------------------------------------------------- sensitivity
@@ -300,7 +300,7 @@ for r in 0.25 0.5 0.75 1.0; do
 	e12+=("$(awk -v a="$(js "$out/fig412-dr-$r" job_energy_kwh)" -v b="$(js "$out/fig412-performance-$r" job_energy_kwh)" 'BEGIN { printf "%.2f", 100 * (1 - a / b) }')")
 	t12+=("$(awk -v a="$(js "$out/fig412-dr-$r" mean_turnaround_s)" -v b="$(js "$out/fig412-performance-$r" mean_turnaround_s)" 'BEGIN { printf "%.2f", 100 * (a / b - 1) }')")
 done
-row "4.12" "Fig. 4.12, l. 5074–5086" "Demand-Response uses less energy per job than Non-Demand-Response, more so as the DR ratio grows 25→100%; moderate runtime increase" \
+row "4.12" "Fig. 4.12, l. 5060–5072" "Demand-Response uses less energy per job than Non-Demand-Response, more so as the DR ratio grows 25→100%; moderate runtime increase" \
 	"job energy saving ${e12[*]}% and turnaround +${t12[*]}% at DR 25/50/75/100%" \
 	"drsim run --trace KTH --jobs 5000 --procs 512 --policy fcfs --app-map mix:cg=1,lulesh=1 --powercap dr --dr-ratio R" \
 	"$(awk -v a="${e12[0]}" -v b="${e12[3]}" 'BEGIN { print (a > 0 && b > a) ? "agrees in sign and trend (no published number)" : "differs" }')"
@@ -313,7 +313,7 @@ for m in 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1.0; do
 	d run --trace "$KTH" --jobs 5000 --procs 512 --policy fcfs --app-map one:lulesh --powercap dr --malleable $m --dr-ratio 0.25 --out "$o" >/dev/null
 	e13+=("$(awk -v a="$(js "$o" job_energy_kwh)" -v b="$(js "$out/fig413-base" job_energy_kwh)" 'BEGIN { printf "%.2f", 100 * (1 - a / b) }')")
 done
-row "4.13" "Fig. 4.13, l. 5134–5150" "Demand-Response-Scale has lower EtS than Non-Demand-Response-Scale at every malleability 10–100% (LULESH, AMR of [LDKP15])" \
+row "4.13" "Fig. 4.13, l. 5126–5150" "Demand-Response-Scale has lower EtS than Non-Demand-Response-Scale at every malleability 10–100% (LULESH, AMR of [LDKP15])" \
 	"LULESH (zzheng33 cap sweep, not [LDKP15]): job energy saving at malleability 10,20,…,100%: ${e13[*]}%" \
 	"drsim run --trace KTH --jobs 5000 --procs 512 --policy fcfs --app-map one:lulesh --powercap dr --malleable M --dr-ratio 0.25" \
 	"$(printf '%s\n' "${e13[@]}" | awk '$1 <= 0 { bad = 1 } END { print bad ? "differs" : "agrees in sign (no published number; AMR and the [LDKP15] node-count data are not in ../shared)" }')"
@@ -322,7 +322,7 @@ row "4.13" "Fig. 4.13, l. 5134–5150" "Demand-Response-Scale has lower EtS than
 progress "§5.3.1: the worked example"
 d contract verify --types 0.2,0.4,0.8 --c0 10 --menu 2550:30,1200:15,200:5 >"$out/ch5-example.txt"
 u=$(awk '/^ *[123] +0\.[248] / && NF >= 5 { printf "%s%s/%s/%s", (n++ ? "; " : ""), $3, $4, $5 }' "$out/ch5-example.txt")
-row "5.3.1" "§5.3.1, l. 5614–5626" "utilities 750/750/150; −1050/300/100; −4650/−600/0" "$u" \
+row "5.3.1" "§5.3.1, l. 5614–5628" "utilities 750/750/150; −1050/300/100; −4650/−600/0" "$u" \
 	"drsim contract verify --types 0.2,0.4,0.8 --c0 10 --menu 2550:30,1200:15,200:5" \
 	"$( [ "$u" = "750.00/750.00/150.00; -1050.00/300.00/100.00; -4650.00/-600.00/0.00" ] && echo agrees exactly || echo differs)"
 
@@ -358,7 +358,7 @@ IFS='|' read -r ph phr mxh mxr worse ah ash phs <<<"$hourly"
 row "5.5" "Fig. 5.5(a,b), §5.5.3" "DR uses less energy and costs less than Non-DR in every hour; about −10% energy at hour 20, the most expensive" \
 	"$(grep -E '^energy kWh base' "$out/ch5.txt" | sed 's/  */ /g'); hours with more DR energy or cost than base: $worse of 24; most expensive hour $ph: −$phr% energy; largest reduction −$mxr% at hour $mxh" \
 	"$cmd5" "$( [ "$worse" = 0 ] && echo 'same sign, different size' || echo differs) (c0 and the trace set the size)"
-row "5.6" "Fig. 5.6, l. 6386–6394" "cost saving of DR over Non-DR grows with the price level (20% to 100% of the prices)" \
+row "5.6" "Fig. 5.6, l. 6380–6394" "cost saving of DR over Non-DR grows with the price level (20% to 100% of the prices)" \
 	"cost saving at price scale $sens" "$cmd5" \
 	"$(awk -F, -v b="$base" 'NR > 1 { v = $5 / ($1 * b); if (NR > 2 && v < last) bad = 1; last = v } END { print bad ? "differs" : "agrees in trend (no published number)" }' "$out/ch5/sensitivity.csv")"
 row "5.2a" "Fig. 5.2(a), §5.5.1" "share of job arrivals in each hour of the day (Gaia, 51,987 jobs)" \
