@@ -227,7 +227,7 @@ for T in KTH CTC; do
 	cmd="drsim compare --trace $T --jobs 5000 --procs 512 --policy fcfs --dr-ratio 0.2,0.4,0.6,0.8,1.0 STANDIN"
 	row "4.6a-$T" "Fig. 4.6(a), l. 4423–4433" "turnaround +4.4% to +21.0% vs performance, growing with the DR ratio" "$T: +$(r1 "${tinc[@]}")% at 20/40/60/80/100%" "$cmd" "$(vt "$(verdict 4.4 21.0 $(lohi "${tinc[@]}"))" "$(trend "${tinc[@]}")")"
 	row "4.6b-$T" "Fig. 4.6(b), l. 4437–4443" "energy per job −2.9% to −10.6% vs powersave, the saving growing with the DR ratio" "$T: dr saves $(r1 "${psv[@]}")%" "$cmd" "$(vt "$(verdict 2.9 10.6 $(lohi "${psv[@]}"))" "$(trend "${psv[@]}")")"
-	row "4.7-$T" "Fig. 4.7, l. 4460–4470" "power std −2.8% to −15.6% vs performance, the reduction growing with the DR ratio" "$T: −$(r1 "${std[@]}")% (std inside DR periods)" "$cmd" "$(vt "$(verdict 2.8 15.6 $(lohi "${std[@]}"))" "$(trend "${std[@]}")")"
+	row "4.7-$T" "Fig. 4.7, l. 4460–4470" "power std −2.8% to −15.6% vs performance, the reduction growing with the DR ratio" "$T: $(r1 "${std[@]}")% lower (std inside DR periods)" "$cmd" "$(vt "$(verdict 2.8 15.6 $(lohi "${std[@]}"))" "$(trend "${std[@]}")")"
 done
 
 # ---------------------------------------------------------------- sensitivity
@@ -334,7 +334,7 @@ d contract --trace "$KTH" --jobs 5000 --procs 128 --policy fcfs --c0 $C0 --pue 1
 types=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	{ t = $c["type"]; de[t] += $c["delta_e_kwh"]; rw[t] += $c["rewards"]; u[t] += $c["user_utility"]; if ($c["user_utility"] < um[t] || !(t in um)) um[t] = $c["user_utility"] }
 	END { for (t = 1; t <= 6; t++) printf "%sθ%d %.1f kWh $%.2f u≥%.2f", (t > 1 ? "; " : ""), t, de[t], rw[t], um[t] }' "$out/ch5/slots.csv")
-ops=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["type"] == 1 { n++; if ($c["operator_utility"] < 0) neg++ } END { printf "%d of %d slots with negative operator utility", neg, n }' "$out/ch5/slots.csv")
+ops=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["type"] == "all" { n++; if ($c["operator_utility"] < 0) neg++; if ($c["operator_utility"] > 0) pos++ } END { printf "operator utility negative in %d and positive in %d of %d slots", neg, pos, n }' "$out/ch5/slots.csv")
 menus=$(awk -F, -v c0=$C0 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["dt_percent"] > 0 {
 		t = $c["type"]; n[t]++; dt[t] += $c["dt_percent"]; r[t] += $c["reward"]; inc[t] += $c["theta"] * c0 * $c["dt_percent"] ^ 2 }
 	END { for (t = 1; t <= 6; t++) printf "%sθ%d %.2f%%/$%.4f/$%.4f", (t > 1 ? "; " : ""), t, dt[t] / n[t], r[t] / n[t], inc[t] / n[t] }' "$out/ch5/menus.csv")
