@@ -38,7 +38,9 @@ func (s *MCKP) search(classes [][]Option) ([]int, float64, bool) {
 				return s.choice, 0, false
 			}
 		}
-		s.lpb.remove(j, classes[j][s.undom[s.undomStart[j]]].Cost)
+		if a := s.actStart[j]; a < s.actStart[j+1] {
+			s.lpb.remove(j, classes[j][s.active[a]].Cost)
+		}
 		s.expand(classes[s.ord[q]], q)
 		s.cur, s.next = s.next, s.cur
 		if len(s.cur) == 0 {
@@ -70,8 +72,9 @@ func (s *MCKP) expand(opts []Option, q int) {
 			if c+restC > limC || c+lam*(w-s.capacity)+restL > limC {
 				continue
 			}
-			if c+s.lpb.value(s.capacity-w-s.sufW[q+1]) > limC-s.slackC+s.slackLP {
-				continue
+			free := s.capacity - w - s.sufA[q+1]
+			if free < -s.slackW || c+s.lpb.value(free) > limC-s.slackC+s.slackLP {
+				continue // no completion within the active options fits, or none is cheap enough
 			}
 			limC = s.complete(w, c, q+1, limC, mckpStep{parent: p.tr, opt: k})
 			s.cands = append(s.cands, mckpCand{w: w, c: c, tr: p.tr, opt: k})
@@ -124,7 +127,8 @@ func (s *MCKP) keep(st mckpStep, q int, rest []int32) {
 // non-decreasing) in (weight, cost) order into s.next. Equal keys go in
 // segment order, as a stable merge would. A binary heap of segment cursors
 // makes it O(n log k) for k segments (cap levels can number a dozen or
-// more).
+// more); each heap entry carries its segment's head key, so comparisons
+// read the heap only.
 func (s *MCKP) merge(q int) {
 	nseg := len(s.seg) - 1
 	ends := s.tmpIdx[:0] // s.seg[a] is segment a's cursor, ends[a] its end
@@ -132,49 +136,62 @@ func (s *MCKP) merge(q int) {
 	for a := range nseg {
 		ends = append(ends, s.seg[a+1])
 		if s.seg[a] < s.seg[a+1] {
-			h = append(h, int32(a))
+			c := &s.cands[s.seg[a]]
+			h = append(h, mckpHead{w: c.w, c: c.c, a: int32(a)})
 		}
 	}
 	s.tmpIdx = ends
-	less := func(a, b int32) bool {
-		ca, cb := &s.cands[s.seg[a]], &s.cands[s.seg[b]]
-		if ca.w != cb.w {
-			return ca.w < cb.w
-		}
-		if ca.c != cb.c {
-			return ca.c < cb.c
-		}
-		return a < b
-	}
-	down := func(i int) {
-		for {
-			l := 2*i + 1
-			if l >= len(h) {
-				return
-			}
-			if r := l + 1; r < len(h) && less(h[r], h[l]) {
-				l = r
-			}
-			if !less(h[l], h[i]) {
-				return
-			}
-			h[i], h[l] = h[l], h[i]
-			i = l
-		}
-	}
 	for i := len(h)/2 - 1; i >= 0; i-- {
-		down(i)
+		mckpDown(h, i)
 	}
 	for len(h) > 0 {
-		a := h[0]
+		a := h[0].a
 		s.push(s.cands[s.seg[a]], q)
 		if s.seg[a]++; s.seg[a] == ends[a] {
 			h[0] = h[len(h)-1]
 			h = h[:len(h)-1]
+		} else {
+			c := &s.cands[s.seg[a]]
+			h[0].w, h[0].c = c.w, c.c
 		}
-		down(0)
+		mckpDown(h, 0)
 	}
 	s.heap = h
+}
+
+// mckpHead is a segment's cursor in merge's heap, with the key of the
+// candidate it points at.
+type mckpHead struct {
+	w, c float64
+	a    int32
+}
+
+func (x *mckpHead) less(y *mckpHead) bool {
+	if x.w != y.w {
+		return x.w < y.w
+	}
+	if x.c != y.c {
+		return x.c < y.c
+	}
+	return x.a < y.a
+}
+
+// mckpDown restores the heap order below position i.
+func mckpDown(h []mckpHead, i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		if r := l + 1; r < len(h) && h[r].less(&h[l]) {
+			l = r
+		}
+		if !h[l].less(&h[i]) {
+			return
+		}
+		h[i], h[l] = h[l], h[i]
+		i = l
+	}
 }
 
 // push appends c to s.next unless the last kept state dominates it. A

@@ -6,13 +6,18 @@ import (
 	"slices"
 )
 
-// lpBound evaluates the LP relaxation of the classes not yet added, as a
-// function of the capacity R left for them: φ(R) = Σ lightest costs − the
-// gains of the most efficient hull increments that fit in R − Σ lightest
-// weights (the last one fractionally). The increments of all classes are
-// sorted once by efficiency; two Fenwick trees over that order hold the
-// weights and gains of the classes still to add, and a class's increments
-// are removed when the search adds the class. A query is O(log N).
+// lpBound evaluates the LP relaxation of the classes not yet added, over
+// their active options (those a solution within the round's target can
+// use: filter), as a function of the capacity R left for them: φ(R) = Σ
+// lightest active costs − the gains of the most efficient hull increments
+// that fit in R − Σ lightest active weights (the last one fractionally).
+// Restricting it to the active options keeps it a lower bound on every
+// completion the round looks for, and makes it much tighter when a class
+// with options far apart in cost has only one or two of them active. The
+// increments of all classes are sorted once a round by efficiency; two
+// Fenwick trees over that order hold the weights and gains of the classes
+// still to add, and a class's increments are removed when the search adds
+// the class. A query is O(log N).
 type lpBound struct {
 	incs    []lpInc
 	byClass []int32 // ranks of the increments, grouped by class
@@ -32,15 +37,21 @@ type lpInc struct {
 	class         int32
 }
 
-// build collects the hull increments of every class (from s.relax's hull
-// rule), sorts them by efficiency descending (ties by class, then weight)
-// and groups their ranks by class; reset fills the trees.
+// build collects the hull increments of every class's active options
+// (from s.relax's hull rule), sorts them by efficiency descending (ties by
+// class, then weight) and groups their ranks by class; reset fills the
+// trees. A class without active options makes φ infinite.
 func (b *lpBound) build(s *MCKP, classes [][]Option) {
 	b.incs = b.incs[:0]
 	b.baseC, b.maxEff, b.absG = 0, 0, 0
 	for j, opts := range classes {
-		b.baseC += opts[s.undom[s.undomStart[j]]].Cost
-		h := mckpHull(s.undom[s.undomStart[j]:s.undomStart[j+1]], opts, s.tmpIdx[:0])
+		act := s.active[s.actStart[j]:s.actStart[j+1]]
+		if len(act) == 0 {
+			b.baseC = math.Inf(1)
+			continue
+		}
+		b.baseC += opts[act[0]].Cost
+		h := mckpHull(act, opts, s.tmpIdx[:0])
 		s.tmpIdx = h
 		for i := 1; i < len(h); i++ {
 			a, c := opts[h[i-1]], opts[h[i]]

@@ -380,3 +380,53 @@ func ExampleMCKP() {
 	fmt.Println(choice, cost, ok)
 	// Output: [1 1 0] 16000 true
 }
+
+// giantClasses builds the shape that made CEA-Curie's --powercap dr level
+// problems run out of budget: one job with most of the machine (a class
+// whose weights span most of the capacity and whose cost is a large,
+// non-convex function of them) among many small jobs with non-convex
+// costs, integer weights so dpMCKP can check the answer.
+func giantClasses(r *rand.Rand) ([][]Option, int) {
+	m := 40 + r.IntN(80)
+	classes := make([][]Option, m+1)
+	lo := 0
+	for j := 1; j <= m; j++ {
+		n := 1 + r.IntN(4)
+		base, curve := 1e6*(1+r.Float64()), r.Float64()
+		for k := range 12 {
+			x := float64(k) / 11
+			classes[j] = append(classes[j], Option{Weight: float64(n * (2 + k)),
+				Cost: base * (1 - 0.3*x + curve*(x-0.5)*(x-0.5) - 0.2*curve*x*x*x)})
+		}
+		lo += 2 * n
+	}
+	capacity := lo + 6*m
+	step := 0.6 * float64(capacity) / 11
+	for k := range 12 {
+		x := float64(k) / 11
+		classes[0] = append(classes[0], Option{Weight: math.Round(float64(lo/8) + step*float64(k)),
+			Cost: 3e8 * (1 - 0.2*x*x - 0.05*math.Sin(7*x))})
+	}
+	return classes, capacity
+}
+
+// TestMCKPGiantClass: such problems are solved exactly within the default
+// budget (the answer equals the weight-indexed DP), and a solve that runs
+// out of a tight budget still brackets the optimum.
+func TestMCKPGiantClass(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 0))
+	var s, tight MCKP
+	tight.Budget = 200
+	for it := range 40 {
+		classes, capacity := giantClasses(r)
+		want, wantOK := dpMCKP(classes, capacity)
+		_, cost, ok := s.Solve(classes, float64(capacity))
+		if ok != wantOK || !relEqual(cost, want) || !s.Exact {
+			t.Fatalf("#%d: %d classes, capacity %d: got %v %v exact %v, want %v %v", it, len(classes), capacity, cost, ok, s.Exact, want, wantOK)
+		}
+		_, cost, ok = tight.Solve(classes, float64(capacity))
+		if !ok || cost < want*(1-1e-12) || !(tight.Bound <= want*(1+1e-12)) || (tight.Exact && !relEqual(cost, want)) {
+			t.Fatalf("#%d: budget 200: cost %v bound %v exact %v, optimum %v", it, cost, tight.Bound, tight.Exact, want)
+		}
+	}
+}
