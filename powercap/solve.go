@@ -78,10 +78,9 @@ type MCKP struct {
 	lp, inc          []int32 // LP-rounded and incumbent choices per class
 	incs             []mckpInc
 	cur, next        []mckpState
-	cands            []mckpCand
+	cands, cands2    []mckpCand
 	seg              []int32
-	heap             []mckpHead // scratch: segment cursors being merged
-	better           []int32    // the choice of the best completion found (haveBetter)
+	better           []int32 // the choice of the best completion found (haveBetter)
 	haveBetter       bool
 	trace            []mckpStep
 	tmpIdx           []int32

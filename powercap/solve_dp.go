@@ -125,73 +125,87 @@ func (s *MCKP) keep(st mckpStep, q int, rest []int32) {
 
 // merge merges the per-option candidate segments (each weight
 // non-decreasing) in (weight, cost) order into s.next. Equal keys go in
-// segment order, as a stable merge would. A binary heap of segment cursors
-// makes it O(n log k) for k segments (cap levels can number a dozen or
-// more); each heap entry carries its segment's head key, so comparisons
-// read the heap only.
+// segment order, as a stable merge would: adjacent segments are merged
+// pairwise, stably, between s.cands and s.cands2, halving their number
+// each pass (cap levels can number a dozen or more), and the last pass
+// pushes directly. The passes before it drop the candidates that an
+// earlier one of their merged pair strictly dominates (push would drop
+// them: the state kept before them is at least as good), keeping exact
+// ties for push's tie rule.
 func (s *MCKP) merge(q int) {
-	nseg := len(s.seg) - 1
-	ends := s.tmpIdx[:0] // s.seg[a] is segment a's cursor, ends[a] its end
-	h := s.heap[:0]
-	for a := range nseg {
-		ends = append(ends, s.seg[a+1])
-		if s.seg[a] < s.seg[a+1] {
-			c := &s.cands[s.seg[a]]
-			h = append(h, mckpHead{w: c.w, c: c.c, a: int32(a)})
+	src := s.cands
+	s.cands2 = mckpResize(s.cands2, len(src))
+	dst := s.cands2
+	b := s.seg // segment a is src[b[a]:b[a+1]]
+	for n := len(b) - 1; n > 2; n = len(b) - 1 {
+		k, out := 0, int32(0)
+		for a := 0; a < n; a += 2 {
+			y := src[b[a]:b[a]]
+			if a+1 < n {
+				y = src[b[a+1]:b[a+2]]
+			}
+			b[k] = out
+			out += mckpMerge2(dst[out:], src[b[a]:b[a+1]], y)
+			k++
 		}
+		b[k] = out
+		b = b[:k+1]
+		src, dst = dst, src
 	}
-	s.tmpIdx = ends
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		mckpDown(h, i)
+	if len(b) < 2 {
+		return // no active option
 	}
-	for len(h) > 0 {
-		a := h[0].a
-		s.push(s.cands[s.seg[a]], q)
-		if s.seg[a]++; s.seg[a] == ends[a] {
-			h[0] = h[len(h)-1]
-			h = h[:len(h)-1]
+	x, y := src[b[0]:b[1]], src[b[1]:b[1]]
+	if len(b) == 3 {
+		y = src[b[1]:b[2]]
+	}
+	for len(x) > 0 && len(y) > 0 {
+		if y[0].w < x[0].w || (y[0].w == x[0].w && y[0].c < x[0].c) {
+			s.push(y[0], q)
+			y = y[1:]
 		} else {
-			c := &s.cands[s.seg[a]]
-			h[0].w, h[0].c = c.w, c.c
+			s.push(x[0], q)
+			x = x[1:]
 		}
-		mckpDown(h, 0)
 	}
-	s.heap = h
+	for _, c := range x {
+		s.push(c, q)
+	}
+	for _, c := range y {
+		s.push(c, q)
+	}
 }
 
-// mckpHead is a segment's cursor in merge's heap, with the key of the
-// candidate it points at.
-type mckpHead struct {
-	w, c float64
-	a    int32
-}
-
-func (x *mckpHead) less(y *mckpHead) bool {
-	if x.w != y.w {
-		return x.w < y.w
-	}
-	if x.c != y.c {
-		return x.c < y.c
-	}
-	return x.a < y.a
-}
-
-// mckpDown restores the heap order below position i.
-func mckpDown(h []mckpHead, i int) {
-	for {
-		l := 2*i + 1
-		if l >= len(h) {
+// mckpMerge2 merges x and y, each in (weight, cost) order, into dst,
+// taking from x on equal keys, and returns how many it wrote: a candidate
+// strictly dominated by the last one written (no lighter and dearer, or
+// heavier and no cheaper) is left out.
+func mckpMerge2(dst, x, y []mckpCand) int32 {
+	i := 0
+	var last mckpCand
+	put := func(c mckpCand) {
+		if i > 0 && (c.c > last.c || (c.c == last.c && c.w > last.w)) {
 			return
 		}
-		if r := l + 1; r < len(h) && h[r].less(&h[l]) {
-			l = r
-		}
-		if !h[l].less(&h[i]) {
-			return
-		}
-		h[i], h[l] = h[l], h[i]
-		i = l
+		dst[i], last = c, c
+		i++
 	}
+	for len(x) > 0 && len(y) > 0 {
+		if y[0].w < x[0].w || (y[0].w == x[0].w && y[0].c < x[0].c) {
+			put(y[0])
+			y = y[1:]
+		} else {
+			put(x[0])
+			x = x[1:]
+		}
+	}
+	for _, c := range x {
+		put(c)
+	}
+	for _, c := range y {
+		put(c)
+	}
+	return int32(i)
 }
 
 // push appends c to s.next unless the last kept state dominates it. A

@@ -20,17 +20,18 @@ import (
 // the class. A query is O(log N).
 type lpBound struct {
 	incs    []lpInc
-	byClass []int32 // ranks of the increments, grouped by class
-	start   []int32 // class j's ranks are byClass[start[j]:start[j+1]]
-	pos     []int32 // scratch
-	treeW   []float64
-	treeG   []float64
-	baseC   float64 // Σ cost of the lightest undominated option of the classes left
-	total   float64 // baseC with every class in
+	byClass []int32  // ranks of the increments, grouped by class
+	start   []int32  // class j's ranks are byClass[start[j]:start[j+1]]
+	pos     []int32  // scratch
+	tree    []lpNode // Fenwick tree of (weight, gain) sums, one node per cache access
+	baseC   float64  // Σ cost of the lightest undominated option of the classes left
+	total   float64  // baseC with every class in
 	maxEff  float64
 	absG    float64
 	log2N   int
 }
+
+type lpNode struct{ w, g float64 }
 
 type lpInc struct {
 	eff, dw, gain float64
@@ -68,7 +69,7 @@ func (b *lpBound) build(s *MCKP, classes [][]Option) {
 		return cmp.Compare(x.class, y.class)
 	})
 	n := len(b.incs)
-	b.treeW, b.treeG = mckpResize(b.treeW, n+1), mckpResize(b.treeG, n+1)
+	b.tree = mckpResize(b.tree, n+1)
 	b.total = b.baseC
 	// Group ranks by class so a class's increments can be removed at once.
 	m := len(classes)
@@ -96,15 +97,15 @@ func (b *lpBound) build(s *MCKP, classes [][]Option) {
 // reset puts every class back into the bound (linear-time tree build).
 func (b *lpBound) reset() {
 	b.baseC = b.total
-	b.treeW[0], b.treeG[0] = 0, 0
+	b.tree[0] = lpNode{}
 	for r, in := range b.incs {
-		b.treeW[r+1], b.treeG[r+1] = in.dw, in.gain
+		b.tree[r+1] = lpNode{w: in.dw, g: in.gain}
 	}
 	n := len(b.incs)
 	for i := 1; i <= n; i++ {
 		if p := i + i&-i; p <= n {
-			b.treeW[p] += b.treeW[i]
-			b.treeG[p] += b.treeG[i]
+			b.tree[p].w += b.tree[i].w
+			b.tree[p].g += b.tree[i].g
 		}
 	}
 }
@@ -126,9 +127,9 @@ func mckpHull(u []int32, opts []Option, h []int32) []int32 {
 }
 
 func (b *lpBound) add(r int, dw, g float64) {
-	for i := r + 1; i < len(b.treeW); i += i & -i {
-		b.treeW[i] += dw
-		b.treeG[i] += g
+	for i := r + 1; i < len(b.tree); i += i & -i {
+		b.tree[i].w += dw
+		b.tree[i].g += g
 	}
 }
 
@@ -142,13 +143,13 @@ func (b *lpBound) remove(j int32, c0 float64) {
 
 // value returns φ for free capacity free ≥ 0 above the lightest weights.
 func (b *lpBound) value(free float64) float64 {
-	n := len(b.treeW) - 1
+	n := len(b.tree) - 1
 	pos, sumW, sumG := 0, 0.0, 0.0
 	for bit := 1 << (b.log2N - 1); bit > 0; bit >>= 1 {
-		if next := pos + bit; next <= n && sumW+b.treeW[next] <= free {
+		if next := pos + bit; next <= n && sumW+b.tree[next].w <= free {
 			pos = next
-			sumW += b.treeW[next]
-			sumG += b.treeG[next]
+			sumW += b.tree[next].w
+			sumG += b.tree[next].g
 		}
 	}
 	v := b.baseC - sumG
