@@ -72,7 +72,9 @@ type MCKP struct {
 	// Suffix sums over processing positions q..m-1: lightest, cheapest and
 	// Lagrangian minima, and the LP and incumbent choices.
 	sufW, sufC, sufL []float64
-	sufA             []float64 // lightest active weights, for the LP bound
+	sufA             []float64 // lightest weights of the options in the LP bound
+	lpSel, lpStart   []int32   // the options in the LP bound: undom or active
+	lpBuilt          bool
 	lpW, lpC         []float64
 	incW, incC       []float64
 	lp, inc          []int32 // LP-rounded and incumbent choices per class
@@ -154,7 +156,7 @@ func (s *MCKP) Solve(classes [][]Option, capacity float64) (choice []int, cost f
 	// incumbent found so far, when the first runs out of budget. Either
 	// order yields an optimal answer; they can differ only on ties within
 	// rounding (see above).
-	s.proven, s.heavy = s.l0, s.giant(classes)
+	s.proven, s.heavy, s.lpBuilt = s.l0, s.giant(classes), false
 	if choice, cost, ok, done := s.rounds(classes); done || s.heavy {
 		if done {
 			return choice, cost, ok
@@ -197,9 +199,16 @@ func (s *MCKP) rounds(classes [][]Option) (choice []int, cost float64, ok, done 
 		s.filter(classes, s.target)
 		s.order(classes)
 		s.suffixes(classes)
-		s.lpb.build(s, classes)
-		s.slackLP = s.slackC + 4*float64(len(classes)+len(s.lpb.incs)+2)*0x1p-52*(s.lpb.absG+math.Abs(s.lpb.baseC)) +
-			s.lpb.maxEff*s.slackW*(1+float64(len(s.lpb.incs))/float64(len(classes)+2))
+		if s.heavy || !s.lpBuilt {
+			s.lpSel, s.lpStart = s.undom, s.undomStart
+			if s.heavy {
+				s.lpSel, s.lpStart = s.active, s.actStart
+			}
+			s.lpb.build(s, classes, s.lpSel, s.lpStart)
+			s.slackLP = s.slackC + 4*float64(len(classes)+len(s.lpb.incs)+2)*0x1p-52*(s.lpb.absG+math.Abs(s.lpb.baseC)) +
+				s.lpb.maxEff*s.slackW*(1+float64(len(s.lpb.incs))/float64(len(classes)+2))
+			s.lpBuilt = true
+		}
 		s.lpb.reset()
 		choice, cost, ok := s.search(classes)
 		if s.work < 0 {

@@ -38,8 +38,8 @@ func (s *MCKP) search(classes [][]Option) ([]int, float64, bool) {
 				return s.choice, 0, false
 			}
 		}
-		if a := s.actStart[j]; a < s.actStart[j+1] {
-			s.lpb.remove(j, classes[j][s.active[a]].Cost)
+		if a := s.lpStart[j]; a < s.lpStart[j+1] {
+			s.lpb.remove(j, classes[j][s.lpSel[a]].Cost)
 		}
 		s.expand(classes[s.ord[q]], q)
 		s.cur, s.next = s.next, s.cur
@@ -73,7 +73,7 @@ func (s *MCKP) expand(opts []Option, q int) {
 				continue
 			}
 			free := s.capacity - w - s.sufA[q+1]
-			if free < -s.slackW || c+s.lpb.value(free) > limC-s.slackC+s.slackLP {
+			if (s.heavy && free < -s.slackW) || c+s.lpb.value(free) > limC-s.slackC+s.slackLP {
 				continue // no completion within the active options fits, or none is cheap enough
 			}
 			limC = s.complete(w, c, q+1, limC, mckpStep{parent: p.tr, opt: k})

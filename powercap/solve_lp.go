@@ -7,14 +7,15 @@ import (
 )
 
 // lpBound evaluates the LP relaxation of the classes not yet added, over
-// their active options (those a solution within the round's target can
-// use: filter), as a function of the capacity R left for them: φ(R) = Σ
-// lightest active costs − the gains of the most efficient hull increments
-// that fit in R − Σ lightest active weights (the last one fractionally).
-// Restricting it to the active options keeps it a lower bound on every
-// completion the round looks for, and makes it much tighter when a class
-// with options far apart in cost has only one or two of them active. The
-// increments of all classes are sorted once a round by efficiency; two
+// their undominated options, or in the heavy-first search over their
+// active options (those a solution within the round's target can use:
+// filter), as a function of the capacity R left for them: φ(R) = Σ
+// lightest costs − the gains of the most efficient hull increments that
+// fit in R − Σ lightest weights (the last one fractionally). Restricting it
+// to the active options keeps it a lower bound on every completion the
+// round looks for, and makes it much tighter when a class with options far
+// apart in cost has only one or two of them active; it costs a sort a
+// round instead of one a solve. The increments are sorted by efficiency; two
 // Fenwick trees over that order hold the weights and gains of the classes
 // still to add, and a class's increments are removed when the search adds
 // the class. A query is O(log N).
@@ -38,15 +39,17 @@ type lpInc struct {
 	class         int32
 }
 
-// build collects the hull increments of every class's active options
-// (from s.relax's hull rule), sorts them by efficiency descending (ties by
-// class, then weight) and groups their ranks by class; reset fills the
-// trees. A class without active options makes φ infinite.
-func (b *lpBound) build(s *MCKP, classes [][]Option) {
+// build collects the hull increments of every class's options in sel
+// (class j's are sel[start[j]:start[j+1]], weight ascending: the
+// undominated or the active ones), from s.relax's hull rule, sorts them by
+// efficiency descending (ties by class, then weight) and groups their ranks
+// by class; reset fills the trees. A class without options makes φ
+// infinite.
+func (b *lpBound) build(s *MCKP, classes [][]Option, sel, start []int32) {
 	b.incs = b.incs[:0]
 	b.baseC, b.maxEff, b.absG = 0, 0, 0
 	for j, opts := range classes {
-		act := s.active[s.actStart[j]:s.actStart[j+1]]
+		act := sel[start[j]:start[j+1]]
 		if len(act) == 0 {
 			b.baseC = math.Inf(1)
 			continue

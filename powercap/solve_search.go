@@ -161,7 +161,7 @@ func (s *MCKP) suffixes(classes [][]Option) {
 		opts := classes[j]
 		s.sufW[q] = s.sufW[q+1] + s.minW[j]
 		s.sufA[q] = s.sufA[q+1] + s.minW[j]
-		if a := s.actStart[j]; a < s.actStart[j+1] {
+		if a := s.actStart[j]; s.heavy && a < s.actStart[j+1] {
 			s.sufA[q] = s.sufA[q+1] + opts[s.active[a]].Weight
 		}
 		s.sufC[q] = s.sufC[q+1] + s.minC[j]
