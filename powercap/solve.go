@@ -112,10 +112,11 @@ type MCKP struct {
 
 // DefaultBudget is MCKP.Budget's default. The level problems of a few
 // hundred running jobs need thousands of extensions; on CEA-Curie (93,312
-// processors, thousands of running jobs, a dozen cap levels each) about 2.5%
-// of the problems under --powercap dr explode past it. Each of those then
-// costs about 0.4 s instead of minutes, and its answer stays within a few
-// per cent of the LP bound (the run reports the worst gap).
+// processors, a dozen cap levels per job, often one job with most of the
+// machine) the hardest problems under --powercap dr need about 2.5 million
+// with the heavy-first order, and none on the shared traces exceed the
+// budget. One that does returns a feasible answer whose gap to a proven
+// lower bound the run reports.
 const DefaultBudget = 5_000_000
 
 // Solve returns the chosen option index of every class and the total cost,
