@@ -48,6 +48,12 @@ type Option struct{ Weight, Cost float64 }
 //  6. among the final solutions, the cheapest feasible one is chosen on the
 //     class-order sums.
 //
+// When a class's options span more than half the capacity in weight, or
+// when the search above runs out of budget (then again, with a fresh
+// budget and its better incumbent), the classes whose active options span
+// more cost than the incumbent's gap are added first, widest first, and
+// the LP bound φ is taken over each round's active options only (Solve).
+//
 // Exactness: every solution costing at most T (plus a rounding slack)
 // survives: float addition is monotone, so a partial solution that is no
 // heavier and no dearer than another stays so after any completion, and
