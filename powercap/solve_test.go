@@ -430,3 +430,46 @@ func TestMCKPGiantClass(t *testing.T) {
 		}
 	}
 }
+
+// TestMCKPTightBudgetMatchesBruteForce: with budgets so small that the
+// first search often runs out (and the heavy-first retry with them), an
+// answer reported exact is the optimum, and any answer is feasible and
+// bracketed by Bound.
+func TestMCKPTightBudgetMatchesBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 0))
+	exact, approx, retried := 0, 0, 0
+	for it := range 20000 {
+		s := MCKP{Budget: 1 + r.IntN(30)}
+		classes := randClasses(r, it%3)
+		capacity := randCapacity(r, classes)
+		_, want, _, wantOK := bruteMCKP(classes, capacity)
+		choice, cost, ok := s.Solve(classes, capacity)
+		if ok != wantOK {
+			t.Fatalf("#%d budget %d: ok=%v, want %v", it, s.Budget, ok, wantOK)
+		}
+		if !ok {
+			continue
+		}
+		var w float64
+		for j := len(classes) - 1; j >= 0; j-- {
+			w += classes[j][choice[j]].Weight
+		}
+		if w > capacity || cost < want-1e-9*math.Abs(want) || !(s.Bound <= want+1e-9*math.Abs(want)) {
+			t.Fatalf("#%d budget %d: weight %v (capacity %v), cost %v, bound %v, optimum %v", it, s.Budget, w, capacity, cost, s.Bound, want)
+		}
+		if s.Exact {
+			exact++
+			if s.heavy && !s.giant(classes) {
+				retried++ // the first search ran out, the heavy-first one did not
+			}
+			if !relEqual(cost, want) {
+				t.Fatalf("#%d budget %d: exact answer %v, optimum %v", it, s.Budget, cost, want)
+			}
+		} else {
+			approx++
+		}
+	}
+	if approx == 0 || retried == 0 {
+		t.Fatalf("%d exact (%d after a retry) and %d approximate answers: the budgets do not exercise all three", exact, retried, approx)
+	}
+}
