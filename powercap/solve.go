@@ -48,6 +48,12 @@ type Option struct{ Weight, Cost float64 }
 //  6. among the final solutions, the cheapest feasible one is chosen on the
 //     class-order sums.
 //
+// When a class's options span more than half the capacity in weight, or
+// when the search above runs out of budget (then again, with a fresh
+// budget and its better incumbent), the classes whose active options span
+// more cost than the incumbent's gap are added first, widest first, and
+// the LP bound φ is taken over each round's active options only (Solve).
+//
 // Exactness: every solution costing at most T (plus a rounding slack)
 // survives: float addition is monotone, so a partial solution that is no
 // heavier and no dearer than another stays so after any completion, and
@@ -67,18 +73,21 @@ type MCKP struct {
 	active, actStart  []int32 // undominated options that survive the bound test
 	minW, minC, minL  []float64
 	key               []float64 // per class: its cheapest deviation from the LP
+	span              []float64 // per class: the cost span of its active options (heavyFirst)
 	ord               []int32   // processing order: ord[q] is the q-th class added
 	// Suffix sums over processing positions q..m-1: lightest, cheapest and
 	// Lagrangian minima, and the LP and incumbent choices.
 	sufW, sufC, sufL []float64
+	sufA             []float64 // lightest weights of the options in the LP bound
+	lpSel, lpStart   []int32   // the options in the LP bound: undom or active
+	lpBuilt          bool
 	lpW, lpC         []float64
 	incW, incC       []float64
 	lp, inc          []int32 // LP-rounded and incumbent choices per class
 	incs             []mckpInc
 	cur, next        []mckpState
-	cands            []mckpCand
+	cands, cands2    []mckpCand
 	seg              []int32
-	heap             []int32 // scratch: segment cursors being merged
 	better           []int32 // the choice of the best completion found (haveBetter)
 	haveBetter       bool
 	trace            []mckpStep
@@ -88,6 +97,8 @@ type MCKP struct {
 	slackW, slackC   float64
 	capacity         float64
 	l0, sumW, target float64
+	proven           float64 // a lower bound on the optimum: L0, or above a target that found nothing
+	heavy            bool    // order: the classes of widest cost span first (second search)
 	lpb              lpBound
 	slackLP          float64
 	work             int // partial-solution extensions tried in this Solve
@@ -99,17 +110,19 @@ type MCKP struct {
 	Budget int
 	// Exact reports whether the last Solve proved its answer optimal (it
 	// did not run out of budget); Bound is then ≤ its cost, and otherwise
-	// the LP lower bound that the returned cost is within Cost − Bound of.
+	// a proven lower bound (the LP bound, or above the target of a search
+	// round that found no solution) that the cost is within Cost − Bound of.
 	Exact bool
 	Bound float64
 }
 
 // DefaultBudget is MCKP.Budget's default. The level problems of a few
 // hundred running jobs need thousands of extensions; on CEA-Curie (93,312
-// processors, thousands of running jobs, a dozen cap levels each) about 2.5%
-// of the problems under --powercap dr explode past it. Each of those then
-// costs about 0.4 s instead of minutes, and its answer stays within a few
-// per cent of the LP bound (the run reports the worst gap).
+// processors, a dozen cap levels per job, often one job with most of the
+// machine) the hardest problems under --powercap dr need about 2.5 million
+// with the heavy-first order, and none on the shared traces exceed the
+// budget. One that does returns a feasible answer whose gap to a proven
+// lower bound the run reports.
 const DefaultBudget = 5_000_000
 
 // Solve returns the chosen option index of every class and the total cost,
@@ -141,13 +154,48 @@ func (s *MCKP) Solve(classes [][]Option, capacity float64) (choice []int, cost f
 	s.relax(classes)
 	s.incumbent(classes)
 	s.prepare(classes)
-	s.lpb.build(s, classes)
-	s.slackLP = s.slackC + 4*float64(len(classes)+len(s.lpb.incs)+2)*0x1p-52*(s.lpb.absG+math.Abs(s.lpb.baseC)) +
-		s.lpb.maxEff*s.slackW*(1+float64(len(s.lpb.incs))/float64(len(classes)+2))
-	// Search with a cost target a small gap above the LP bound, widening it
-	// fourfold until a solution within it is found or it reaches the
-	// incumbent. Every solution costing at most the target survives the
-	// pruning, so the first one found is optimal.
+	// Hard problems have a few classes whose options are far apart in cost,
+	// typically a job with most of the machine: the LP bound of the classes
+	// left stays loose while those are, and the partial solutions multiply.
+	// Adding those classes first (heavyFirst) fixes that. It is done from
+	// the start when a class spans more than half the capacity in weight,
+	// and otherwise as a second search, with a fresh budget and the better
+	// incumbent found so far, when the first runs out of budget. Either
+	// order yields an optimal answer; they can differ only on ties within
+	// rounding (see above).
+	s.proven, s.heavy, s.lpBuilt = s.l0, s.giant(classes), false
+	if choice, cost, ok, done := s.rounds(classes); done || s.heavy {
+		if done {
+			return choice, cost, ok
+		}
+		return s.settle(classes)
+	}
+	s.heavy, s.work = true, 0
+	if choice, cost, ok, done := s.rounds(classes); done {
+		return choice, cost, ok
+	}
+	return s.settle(classes)
+}
+
+// giant reports whether some class's undominated options span more than
+// half the capacity in weight.
+func (s *MCKP) giant(classes [][]Option) bool {
+	for j, opts := range classes {
+		a, b := s.undomStart[j], s.undomStart[j+1]
+		if opts[s.undom[b-1]].Weight-opts[s.undom[a]].Weight > s.capacity/2 {
+			return true
+		}
+	}
+	return false
+}
+
+// rounds searches with a cost target a small gap above the LP bound,
+// widening it fourfold until a solution within it is found or it reaches
+// the incumbent. Every solution costing at most the target survives the
+// pruning, so the first one found is optimal, and a round that finds none
+// proves the optimum above its target (s.proven). done is false when the
+// search ran out of budget.
+func (s *MCKP) rounds(classes [][]Option) (choice []int, cost float64, ok, done bool) {
 	gap := s.best - s.l0
 	for g := gap / 16; ; g *= 4 {
 		last := !(g < gap) || g <= 0 // at most three rounds
@@ -156,23 +204,34 @@ func (s *MCKP) Solve(classes [][]Option, capacity float64) (choice []int, cost f
 			s.target = s.best
 		}
 		s.filter(classes, s.target)
-		s.order()
+		s.order(classes)
 		s.suffixes(classes)
+		if s.heavy || !s.lpBuilt {
+			s.lpSel, s.lpStart = s.undom, s.undomStart
+			if s.heavy {
+				s.lpSel, s.lpStart = s.active, s.actStart
+			}
+			s.lpb.build(s, classes, s.lpSel, s.lpStart)
+			s.slackLP = s.slackC + 4*float64(len(classes)+len(s.lpb.incs)+2)*0x1p-52*(s.lpb.absG+math.Abs(s.lpb.baseC)) +
+				s.lpb.maxEff*s.slackW*(1+float64(len(s.lpb.incs))/float64(len(classes)+2))
+			s.lpBuilt = true
+		}
 		s.lpb.reset()
 		choice, cost, ok := s.search(classes)
 		if s.work < 0 {
-			return s.settle(classes)
+			return nil, 0, false, false
 		}
 		if ok || last {
 			s.Bound = cost
-			return choice, cost, ok
+			return choice, cost, ok, true
 		}
+		s.proven = max(s.proven, s.target-s.slackC)
 	}
 }
 
 // settle returns the incumbent when the search ran out of budget.
 func (s *MCKP) settle(classes [][]Option) ([]int, float64, bool) {
-	s.Exact, s.Bound = false, s.l0
+	s.Exact, s.Bound = false, s.proven
 	if s.haveBetter {
 		if w, c := s.sumPick(classes, func(j int) int32 { return s.better[j] }); w <= s.capacity {
 			return s.choice, c, true

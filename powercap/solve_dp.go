@@ -38,7 +38,9 @@ func (s *MCKP) search(classes [][]Option) ([]int, float64, bool) {
 				return s.choice, 0, false
 			}
 		}
-		s.lpb.remove(j, classes[j][s.undom[s.undomStart[j]]].Cost)
+		if a := s.lpStart[j]; a < s.lpStart[j+1] {
+			s.lpb.remove(j, classes[j][s.lpSel[a]].Cost)
+		}
 		s.expand(classes[s.ord[q]], q)
 		s.cur, s.next = s.next, s.cur
 		if len(s.cur) == 0 {
@@ -70,8 +72,9 @@ func (s *MCKP) expand(opts []Option, q int) {
 			if c+restC > limC || c+lam*(w-s.capacity)+restL > limC {
 				continue
 			}
-			if c+s.lpb.value(s.capacity-w-s.sufW[q+1]) > limC-s.slackC+s.slackLP {
-				continue
+			free := s.capacity - w - s.sufA[q+1]
+			if (s.heavy && free < -s.slackW) || c+s.lpb.value(free) > limC-s.slackC+s.slackLP {
+				continue // no completion within the active options fits, or none is cheap enough
 			}
 			limC = s.complete(w, c, q+1, limC, mckpStep{parent: p.tr, opt: k})
 			s.cands = append(s.cands, mckpCand{w: w, c: c, tr: p.tr, opt: k})
@@ -122,59 +125,87 @@ func (s *MCKP) keep(st mckpStep, q int, rest []int32) {
 
 // merge merges the per-option candidate segments (each weight
 // non-decreasing) in (weight, cost) order into s.next. Equal keys go in
-// segment order, as a stable merge would. A binary heap of segment cursors
-// makes it O(n log k) for k segments (cap levels can number a dozen or
-// more).
+// segment order, as a stable merge would: adjacent segments are merged
+// pairwise, stably, between s.cands and s.cands2, halving their number
+// each pass (cap levels can number a dozen or more), and the last pass
+// pushes directly. The passes before it drop the candidates that an
+// earlier one of their merged pair strictly dominates (push would drop
+// them: the state kept before them is at least as good), keeping exact
+// ties for push's tie rule.
 func (s *MCKP) merge(q int) {
-	nseg := len(s.seg) - 1
-	ends := s.tmpIdx[:0] // s.seg[a] is segment a's cursor, ends[a] its end
-	h := s.heap[:0]
-	for a := range nseg {
-		ends = append(ends, s.seg[a+1])
-		if s.seg[a] < s.seg[a+1] {
-			h = append(h, int32(a))
-		}
-	}
-	s.tmpIdx = ends
-	less := func(a, b int32) bool {
-		ca, cb := &s.cands[s.seg[a]], &s.cands[s.seg[b]]
-		if ca.w != cb.w {
-			return ca.w < cb.w
-		}
-		if ca.c != cb.c {
-			return ca.c < cb.c
-		}
-		return a < b
-	}
-	down := func(i int) {
-		for {
-			l := 2*i + 1
-			if l >= len(h) {
-				return
+	src := s.cands
+	s.cands2 = mckpResize(s.cands2, len(src))
+	dst := s.cands2
+	b := s.seg // segment a is src[b[a]:b[a+1]]
+	for n := len(b) - 1; n > 2; n = len(b) - 1 {
+		k, out := 0, int32(0)
+		for a := 0; a < n; a += 2 {
+			y := src[b[a]:b[a]]
+			if a+1 < n {
+				y = src[b[a+1]:b[a+2]]
 			}
-			if r := l + 1; r < len(h) && less(h[r], h[l]) {
-				l = r
-			}
-			if !less(h[l], h[i]) {
-				return
-			}
-			h[i], h[l] = h[l], h[i]
-			i = l
+			b[k] = out
+			out += mckpMerge2(dst[out:], src[b[a]:b[a+1]], y)
+			k++
+		}
+		b[k] = out
+		b = b[:k+1]
+		src, dst = dst, src
+	}
+	if len(b) < 2 {
+		return // no active option
+	}
+	x, y := src[b[0]:b[1]], src[b[1]:b[1]]
+	if len(b) == 3 {
+		y = src[b[1]:b[2]]
+	}
+	for len(x) > 0 && len(y) > 0 {
+		if y[0].w < x[0].w || (y[0].w == x[0].w && y[0].c < x[0].c) {
+			s.push(y[0], q)
+			y = y[1:]
+		} else {
+			s.push(x[0], q)
+			x = x[1:]
 		}
 	}
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		down(i)
+	for _, c := range x {
+		s.push(c, q)
 	}
-	for len(h) > 0 {
-		a := h[0]
-		s.push(s.cands[s.seg[a]], q)
-		if s.seg[a]++; s.seg[a] == ends[a] {
-			h[0] = h[len(h)-1]
-			h = h[:len(h)-1]
+	for _, c := range y {
+		s.push(c, q)
+	}
+}
+
+// mckpMerge2 merges x and y, each in (weight, cost) order, into dst,
+// taking from x on equal keys, and returns how many it wrote: a candidate
+// strictly dominated by the last one written (no lighter and dearer, or
+// heavier and no cheaper) is left out.
+func mckpMerge2(dst, x, y []mckpCand) int32 {
+	i := 0
+	var last mckpCand
+	put := func(c mckpCand) {
+		if i > 0 && (c.c > last.c || (c.c == last.c && c.w > last.w)) {
+			return
 		}
-		down(0)
+		dst[i], last = c, c
+		i++
 	}
-	s.heap = h
+	for len(x) > 0 && len(y) > 0 {
+		if y[0].w < x[0].w || (y[0].w == x[0].w && y[0].c < x[0].c) {
+			put(y[0])
+			y = y[1:]
+		} else {
+			put(x[0])
+			x = x[1:]
+		}
+	}
+	for _, c := range x {
+		put(c)
+	}
+	for _, c := range y {
+		put(c)
+	}
+	return int32(i)
 }
 
 // push appends c to s.next unless the last kept state dominates it. A

@@ -6,41 +6,56 @@ import (
 	"slices"
 )
 
-// lpBound evaluates the LP relaxation of the classes not yet added, as a
-// function of the capacity R left for them: φ(R) = Σ lightest costs − the
-// gains of the most efficient hull increments that fit in R − Σ lightest
-// weights (the last one fractionally). The increments of all classes are
-// sorted once by efficiency; two Fenwick trees over that order hold the
-// weights and gains of the classes still to add, and a class's increments
-// are removed when the search adds the class. A query is O(log N).
+// lpBound evaluates the LP relaxation of the classes not yet added, over
+// their undominated options, or in the heavy-first search over their
+// active options (those a solution within the round's target can use:
+// filter), as a function of the capacity R left for them: φ(R) = Σ
+// lightest costs − the gains of the most efficient hull increments that
+// fit in R − Σ lightest weights (the last one fractionally). Restricting it
+// to the active options keeps it a lower bound on every completion the
+// round looks for, and makes it much tighter when a class with options far
+// apart in cost has only one or two of them active; it costs a sort a
+// round instead of one a solve. The increments are sorted by efficiency; two
+// Fenwick trees over that order hold the weights and gains of the classes
+// still to add, and a class's increments are removed when the search adds
+// the class. A query is O(log N).
 type lpBound struct {
 	incs    []lpInc
-	byClass []int32 // ranks of the increments, grouped by class
-	start   []int32 // class j's ranks are byClass[start[j]:start[j+1]]
-	pos     []int32 // scratch
-	treeW   []float64
-	treeG   []float64
-	baseC   float64 // Σ cost of the lightest undominated option of the classes left
-	total   float64 // baseC with every class in
+	byClass []int32  // ranks of the increments, grouped by class
+	start   []int32  // class j's ranks are byClass[start[j]:start[j+1]]
+	pos     []int32  // scratch
+	tree    []lpNode // Fenwick tree of (weight, gain) sums, one node per cache access
+	baseC   float64  // Σ cost of the lightest undominated option of the classes left
+	total   float64  // baseC with every class in
 	maxEff  float64
 	absG    float64
 	log2N   int
 }
+
+type lpNode struct{ w, g float64 }
 
 type lpInc struct {
 	eff, dw, gain float64
 	class         int32
 }
 
-// build collects the hull increments of every class (from s.relax's hull
-// rule), sorts them by efficiency descending (ties by class, then weight)
-// and groups their ranks by class; reset fills the trees.
-func (b *lpBound) build(s *MCKP, classes [][]Option) {
+// build collects the hull increments of every class's options in sel
+// (class j's are sel[start[j]:start[j+1]], weight ascending: the
+// undominated or the active ones), from s.relax's hull rule, sorts them by
+// efficiency descending (ties by class, then weight) and groups their ranks
+// by class; reset fills the trees. A class without options makes φ
+// infinite.
+func (b *lpBound) build(s *MCKP, classes [][]Option, sel, start []int32) {
 	b.incs = b.incs[:0]
 	b.baseC, b.maxEff, b.absG = 0, 0, 0
 	for j, opts := range classes {
-		b.baseC += opts[s.undom[s.undomStart[j]]].Cost
-		h := mckpHull(s.undom[s.undomStart[j]:s.undomStart[j+1]], opts, s.tmpIdx[:0])
+		act := sel[start[j]:start[j+1]]
+		if len(act) == 0 {
+			b.baseC = math.Inf(1)
+			continue
+		}
+		b.baseC += opts[act[0]].Cost
+		h := mckpHull(act, opts, s.tmpIdx[:0])
 		s.tmpIdx = h
 		for i := 1; i < len(h); i++ {
 			a, c := opts[h[i-1]], opts[h[i]]
@@ -57,7 +72,7 @@ func (b *lpBound) build(s *MCKP, classes [][]Option) {
 		return cmp.Compare(x.class, y.class)
 	})
 	n := len(b.incs)
-	b.treeW, b.treeG = mckpResize(b.treeW, n+1), mckpResize(b.treeG, n+1)
+	b.tree = mckpResize(b.tree, n+1)
 	b.total = b.baseC
 	// Group ranks by class so a class's increments can be removed at once.
 	m := len(classes)
@@ -85,15 +100,15 @@ func (b *lpBound) build(s *MCKP, classes [][]Option) {
 // reset puts every class back into the bound (linear-time tree build).
 func (b *lpBound) reset() {
 	b.baseC = b.total
-	b.treeW[0], b.treeG[0] = 0, 0
+	b.tree[0] = lpNode{}
 	for r, in := range b.incs {
-		b.treeW[r+1], b.treeG[r+1] = in.dw, in.gain
+		b.tree[r+1] = lpNode{w: in.dw, g: in.gain}
 	}
 	n := len(b.incs)
 	for i := 1; i <= n; i++ {
 		if p := i + i&-i; p <= n {
-			b.treeW[p] += b.treeW[i]
-			b.treeG[p] += b.treeG[i]
+			b.tree[p].w += b.tree[i].w
+			b.tree[p].g += b.tree[i].g
 		}
 	}
 }
@@ -115,9 +130,9 @@ func mckpHull(u []int32, opts []Option, h []int32) []int32 {
 }
 
 func (b *lpBound) add(r int, dw, g float64) {
-	for i := r + 1; i < len(b.treeW); i += i & -i {
-		b.treeW[i] += dw
-		b.treeG[i] += g
+	for i := r + 1; i < len(b.tree); i += i & -i {
+		b.tree[i].w += dw
+		b.tree[i].g += g
 	}
 }
 
@@ -131,13 +146,13 @@ func (b *lpBound) remove(j int32, c0 float64) {
 
 // value returns φ for free capacity free ≥ 0 above the lightest weights.
 func (b *lpBound) value(free float64) float64 {
-	n := len(b.treeW) - 1
+	n := len(b.tree) - 1
 	pos, sumW, sumG := 0, 0.0, 0.0
 	for bit := 1 << (b.log2N - 1); bit > 0; bit >>= 1 {
-		if next := pos + bit; next <= n && sumW+b.treeW[next] <= free {
+		if next := pos + bit; next <= n && sumW+b.tree[next].w <= free {
 			pos = next
-			sumW += b.treeW[next]
-			sumG += b.treeG[next]
+			sumW += b.tree[next].w
+			sumG += b.tree[next].g
 		}
 	}
 	v := b.baseC - sumG

@@ -119,12 +119,16 @@ func (s *MCKP) filter(classes [][]Option, limit float64) {
 	s.actStart[m] = int32(len(s.active))
 }
 
-// order sets the processing order: classes whose options all stay far from
+// order sets the processing order (after heavyFirst's classes in the second
+// search): classes whose options all stay far from
 // the LP solution first (they barely grow the list of partial solutions),
 // the classes where the choice is close last, when the bound over the few
 // classes left is tight. Ties go by class index.
-func (s *MCKP) order() {
+func (s *MCKP) order(classes [][]Option) {
 	s.ord = s.ord[:0]
+	if s.heavy {
+		s.heavyFirst(classes)
+	}
 	for j, k := range s.key { // single-choice classes first, by index
 		if math.IsInf(k, 1) {
 			s.ord = append(s.ord, int32(j))
@@ -132,7 +136,7 @@ func (s *MCKP) order() {
 	}
 	n := len(s.ord)
 	for j, k := range s.key {
-		if !math.IsInf(k, 1) {
+		if !math.IsInf(k, 1) && !math.IsNaN(k) {
 			s.ord = append(s.ord, int32(j))
 		}
 	}
@@ -148,7 +152,7 @@ func (s *MCKP) order() {
 // uses as bounds and heuristic completions for the classes still to add.
 func (s *MCKP) suffixes(classes [][]Option) {
 	m := len(classes)
-	for _, p := range []*[]float64{&s.sufW, &s.sufC, &s.sufL, &s.lpW, &s.lpC, &s.incW, &s.incC} {
+	for _, p := range []*[]float64{&s.sufW, &s.sufC, &s.sufL, &s.sufA, &s.lpW, &s.lpC, &s.incW, &s.incC} {
 		*p = mckpResize(*p, m+1)
 		(*p)[m] = 0
 	}
@@ -156,10 +160,39 @@ func (s *MCKP) suffixes(classes [][]Option) {
 		j := s.ord[q]
 		opts := classes[j]
 		s.sufW[q] = s.sufW[q+1] + s.minW[j]
+		s.sufA[q] = s.sufA[q+1] + s.minW[j]
+		if a := s.actStart[j]; s.heavy && a < s.actStart[j+1] {
+			s.sufA[q] = s.sufA[q+1] + opts[s.active[a]].Weight
+		}
 		s.sufC[q] = s.sufC[q+1] + s.minC[j]
 		s.sufL[q] = s.sufL[q+1] + s.minL[j]
 		a, b := opts[s.lp[j]], opts[s.inc[j]]
 		s.lpW[q], s.lpC[q] = s.lpW[q+1]+a.Weight, s.lpC[q+1]+a.Cost
 		s.incW[q], s.incC[q] = s.incW[q+1]+b.Weight, s.incC[q+1]+b.Cost
 	}
+}
+
+// heavyFirst starts the order with the classes whose active options span
+// more cost than the incumbent's gap to the LP bound (so the LP bound can
+// leave one of them fractional at a loss of that order), widest span first,
+// ties by class index, and marks them with a NaN key so order skips them.
+func (s *MCKP) heavyFirst(classes [][]Option) {
+	gap := s.best - s.l0
+	s.span = mckpResize(s.span, len(classes))
+	for j, opts := range classes {
+		a, b := s.actStart[j], s.actStart[j+1]
+		if s.span[j] = 0; b-a >= 2 {
+			s.span[j] = opts[s.active[a]].Cost - opts[s.active[b-1]].Cost
+		}
+		if s.span[j] > gap {
+			s.ord = append(s.ord, int32(j))
+			s.key[j] = math.NaN()
+		}
+	}
+	slices.SortFunc(s.ord, func(a, b int32) int {
+		if c := cmp.Compare(s.span[b], s.span[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
 }

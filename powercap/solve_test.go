@@ -380,3 +380,96 @@ func ExampleMCKP() {
 	fmt.Println(choice, cost, ok)
 	// Output: [1 1 0] 16000 true
 }
+
+// giantClasses builds the shape that made CEA-Curie's --powercap dr level
+// problems run out of budget: one job with most of the machine (a class
+// whose weights span most of the capacity and whose cost is a large,
+// non-convex function of them) among many small jobs with non-convex
+// costs, integer weights so dpMCKP can check the answer.
+func giantClasses(r *rand.Rand) ([][]Option, int) {
+	m := 40 + r.IntN(80)
+	classes := make([][]Option, m+1)
+	lo := 0
+	for j := 1; j <= m; j++ {
+		n := 1 + r.IntN(4)
+		base, curve := 1e6*(1+r.Float64()), r.Float64()
+		for k := range 12 {
+			x := float64(k) / 11
+			classes[j] = append(classes[j], Option{Weight: float64(n * (2 + k)),
+				Cost: base * (1 - 0.3*x + curve*(x-0.5)*(x-0.5) - 0.2*curve*x*x*x)})
+		}
+		lo += 2 * n
+	}
+	capacity := lo + 6*m
+	step := 0.6 * float64(capacity) / 11
+	for k := range 12 {
+		x := float64(k) / 11
+		classes[0] = append(classes[0], Option{Weight: math.Round(float64(lo/8) + step*float64(k)),
+			Cost: 3e8 * (1 - 0.2*x*x - 0.05*math.Sin(7*x))})
+	}
+	return classes, capacity
+}
+
+// TestMCKPGiantClass: such problems are solved exactly within the default
+// budget (the answer equals the weight-indexed DP), and a solve that runs
+// out of a tight budget still brackets the optimum.
+func TestMCKPGiantClass(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 0))
+	var s, tight MCKP
+	tight.Budget = 200
+	for it := range 40 {
+		classes, capacity := giantClasses(r)
+		want, wantOK := dpMCKP(classes, capacity)
+		_, cost, ok := s.Solve(classes, float64(capacity))
+		if ok != wantOK || !relEqual(cost, want) || !s.Exact {
+			t.Fatalf("#%d: %d classes, capacity %d: got %v %v exact %v, want %v %v", it, len(classes), capacity, cost, ok, s.Exact, want, wantOK)
+		}
+		_, cost, ok = tight.Solve(classes, float64(capacity))
+		if !ok || cost < want*(1-1e-12) || !(tight.Bound <= want*(1+1e-12)) || (tight.Exact && !relEqual(cost, want)) {
+			t.Fatalf("#%d: budget 200: cost %v bound %v exact %v, optimum %v", it, cost, tight.Bound, tight.Exact, want)
+		}
+	}
+}
+
+// TestMCKPTightBudgetMatchesBruteForce: with budgets so small that the
+// first search often runs out (and the heavy-first retry with them), an
+// answer reported exact is the optimum, and any answer is feasible and
+// bracketed by Bound.
+func TestMCKPTightBudgetMatchesBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 0))
+	exact, approx, retried := 0, 0, 0
+	for it := range 20000 {
+		s := MCKP{Budget: 1 + r.IntN(30)}
+		classes := randClasses(r, it%3)
+		capacity := randCapacity(r, classes)
+		_, want, _, wantOK := bruteMCKP(classes, capacity)
+		choice, cost, ok := s.Solve(classes, capacity)
+		if ok != wantOK {
+			t.Fatalf("#%d budget %d: ok=%v, want %v", it, s.Budget, ok, wantOK)
+		}
+		if !ok {
+			continue
+		}
+		var w float64
+		for j := len(classes) - 1; j >= 0; j-- {
+			w += classes[j][choice[j]].Weight
+		}
+		if w > capacity || cost < want-1e-9*math.Abs(want) || !(s.Bound <= want+1e-9*math.Abs(want)) {
+			t.Fatalf("#%d budget %d: weight %v (capacity %v), cost %v, bound %v, optimum %v", it, s.Budget, w, capacity, cost, s.Bound, want)
+		}
+		if s.Exact {
+			exact++
+			if s.heavy && !s.giant(classes) {
+				retried++ // the first search ran out, the heavy-first one did not
+			}
+			if !relEqual(cost, want) {
+				t.Fatalf("#%d budget %d: exact answer %v, optimum %v", it, s.Budget, cost, want)
+			}
+		} else {
+			approx++
+		}
+	}
+	if approx == 0 || retried == 0 {
+		t.Fatalf("%d exact (%d after a retry) and %d approximate answers: the budgets do not exercise all three", exact, retried, approx)
+	}
+}

@@ -58,9 +58,10 @@ type DR struct {
 	slots   []int32
 	all     []int32 // scratch: the running slots, for quick
 	choice  []int
-	best    []int // per app: the level of least energy per unit of work (-1: not computed)
-	lowest  []int // per app: the level of least power
-	lowered bool  // some job may be below its top level
+	best    []int     // per app: the level of least energy per unit of work (-1: not computed)
+	lowest  []int     // per app: the level of least power
+	bestP   []float64 // per app: the power per processor at best (quick)
+	lowered bool      // some job may be below its top level
 
 	// Counters, for tests and reports: level problems solved in full (the
 	// quick path excluded) and those that needed evictions.
@@ -271,16 +272,32 @@ func (g *DR) quick(c *Control) bool {
 	e := c.e
 	g.slots, g.choice = g.slots[:0], g.choice[:0]
 	w := 0.0
+	if len(g.bestP) < len(e.cfg.Apps) {
+		g.bestP = g.bestP[:0]
+		for app := range e.cfg.Apps {
+			g.bestP = append(g.bestP, e.cfg.Apps[app].Levels[g.levelFor(c.Levels, app, 1)].Power)
+		}
+	}
 	g.all = e.runs.appendSlots(g.all[:0])
 	for _, s := range g.all {
 		j := &e.jobs[s]
-		lv := e.cfg.Apps[j.app].Levels
 		k := j.level
 		if j.fixed < 0 {
+			if j.est > j.run && j.run >= 0 {
+				// 0 ≤ alpha ≤ 1, so est − alpha·run > 0: the least-energy
+				// level, as levelFor would say, without the division.
+				k = g.best[j.app]
+				w += float64(j.procs) * g.bestP[j.app]
+				if k != j.level {
+					g.slots = append(g.slots, s)
+					g.choice = append(g.choice, k)
+				}
+				continue
+			}
 			alpha := min(1, j.alpha+(e.now-j.last)/j.dur)
 			k = g.levelFor(c.Levels, j.app, j.est-alpha*j.run)
 		}
-		w += float64(j.procs) * lv[k].Power
+		w += float64(j.procs) * e.cfg.Apps[j.app].Levels[k].Power
 		if k != j.level {
 			g.slots = append(g.slots, s)
 			g.choice = append(g.choice, k)
