@@ -49,7 +49,9 @@ type Conservative struct {
 	// reservations stand and only jobs queued since need one.
 	valid bool
 	run   classRun
-	suf   []int32 // scratch: suffix minimums of the wait queue's block bounds
+	def   deferred  // reservations a pass left for the next one
+	front []frontPt // scratch: running minimum of the profile from now
+	suf   []int32   // scratch: suffix minimums of the wait queue's block bounds
 }
 
 // classRun is the last reservation made in a pass, shared by consecutive
@@ -77,7 +79,12 @@ func (c *Conservative) Schedule(v *View) {
 	// With node power saving a queued job's estimate depends on the nodes
 	// that are off (View.Job's boot allowance), which starts change without
 	// anything else changing, so the profile is rebuilt at every pass.
-	if !v.Changed() && c.valid && v.e.np == nil {
+	quick := !v.Changed() && c.valid && v.e.np == nil
+	if quick && c.def.ok {
+		quick = c.placeDeferred(v)
+	}
+	c.def.ok = false
+	if quick {
 		if c.fast {
 			c.bp.advance(v.Now)
 		} else {
@@ -95,10 +102,21 @@ func (c *Conservative) Schedule(v *View) {
 	// queue itself: no QueuedJob is filled for jobs that only get a
 	// reservation, which on a long queue is most of them.
 	keyed := c.fast && v.estExact()
+	// cand is the last queue position that may hold a job able to start
+	// now (keyed only; see mayStartNow), checked at each new group.
+	cand, group := len(v.e.wq.slots)-1, -1
 	for i := v.Next(from, v.Total); i >= 0; i = v.Next(i+1, v.Total) {
 		if v.Free() < int(suf[i>>groupShift]) {
 			c.valid = false // later jobs keep no reservation in the profile
 			break
+		}
+		if keyed && i>>groupShift != group {
+			group = i >> groupShift
+			if cand = c.lastCandidate(v, i, cand); cand < i {
+				c.flush()
+				c.deferFrom(v, i, suf)
+				return
+			}
 		}
 		var t float64
 		if keyed {
@@ -120,6 +138,95 @@ func (c *Conservative) Schedule(v *View) {
 		v.Reserve(i, t)
 	}
 	c.flush()
+}
+
+// lastCandidate returns the last queue position from i to cand whose job
+// may start now on the current profile, or i-1 if none may: a job can
+// start now only if its processors are free from now until now plus its
+// estimate. Positions after cand were ruled out earlier in the pass, and
+// the profile only loses processors within a pass, so they stay ruled
+// out. The running minimum of the profile from now (c.front) is rebuilt
+// only when cand itself is ruled out.
+func (c *Conservative) lastCandidate(v *View, i, cand int) int {
+	w := &v.e.wq
+	free := v.Free()
+	built := false
+	for ; cand >= i; cand-- {
+		p := int(w.procs[cand]) // math.MaxInt32 for a tombstone
+		if p > free {
+			continue
+		}
+		if !built {
+			c.front = c.bp.frontier(c.front[:0])
+			built = true
+		}
+		if p <= frontMin(c.front, v.Now+w.est[cand]) {
+			return cand
+		}
+	}
+	return cand
+}
+
+// deferred records the jobs a keyed pass left without a reservation
+// because none of them could start: the live queue entries from position
+// pos (holding slot) to the end of the queue at that pass (n of them).
+// The profile holds the reservations of the jobs before them. If the next
+// pass keeps the profile, it first makes their reservations exactly as
+// that pass would have (same profile, lb = at), so the schedule is that of
+// placing every job at every pass; if it rebuilds, they are dropped.
+type deferred struct {
+	ok   bool
+	at   float64
+	pos  int
+	slot int32
+	n    int
+}
+
+// deferFrom ends a keyed pass at queue position i, from which no job can
+// start now. The remaining jobs would have taken reservations and, unless
+// the free-processor cutoff stops the scan first, left the profile valid:
+// then they are deferred. Their scan is walked all the same, since the
+// wait queue tightens the bounds a scan passes (later passes read them).
+func (c *Conservative) deferFrom(v *View, i int, suf []int32) {
+	last := i
+	for j := v.Next(i+1, v.Total); j >= 0; j = v.Next(j+1, v.Total) {
+		last = j
+	}
+	if v.Free() < int(suf[last>>groupShift]) {
+		c.valid = false // the scan would have stopped at a job after i
+		return
+	}
+	w := &v.e.wq
+	n := 0
+	for _, s := range w.slots[i:] {
+		if s >= 0 {
+			n++
+		}
+	}
+	c.def = deferred{ok: true, at: v.Now, pos: i, slot: w.slots[i], n: n}
+}
+
+// placeDeferred makes the reservations c.def left out, on the profile as
+// the deferring pass left it, and reports whether it could (false: the
+// jobs are no longer where they were, so the profile must be rebuilt).
+// The wait queue may have been compacted since, which keeps the order of
+// live entries: the deferred jobs are then the last n before NewFrom.
+func (c *Conservative) placeDeferred(v *View) bool {
+	d, w := &c.def, &v.e.wq
+	pos := d.pos
+	if pos >= len(w.slots) || w.slots[pos] != d.slot {
+		pos = v.NewFrom() - d.n
+		if pos < 0 || pos >= len(w.slots) || w.slots[pos] != d.slot {
+			return false
+		}
+	}
+	c.run = classRun{}
+	for i := v.Next(pos, v.Total); i >= 0 && i < v.NewFrom(); i = v.Next(i+1, v.Total) {
+		t := c.placeFast(d.at, v.Procs(i), v.EstLow(i), 0)
+		v.Reserve(i, t)
+	}
+	c.flush()
+	return true
 }
 
 // rebuild computes the profile from the running jobs alone.

@@ -333,3 +333,51 @@ func (p *blockProfile) steps(ts []float64, fs []int) ([]float64, []int) {
 	}
 	return ts, fs
 }
+
+// frontPt is a point of the running minimum of a profile from its first
+// step: every window from the first step's time to an end after t meets
+// at most min free processors.
+type frontPt struct {
+	t   float64
+	min int
+}
+
+// frontier appends to dst, in time order, the steps at which the running
+// minimum of free processors from the first step decreases (the first
+// step always), and returns it. Blocks that cannot lower it are skipped.
+func (p *blockProfile) frontier(dst []frontPt) []frontPt {
+	m := math.MaxInt
+	for pos := range p.ord {
+		a := p.add[pos]
+		if p.lo[pos]+a >= m {
+			continue
+		}
+		b, n := p.base(pos), int(p.n[pos])
+		for k := b; k < b+n; k++ {
+			if v := p.f[k] + a; v < m {
+				m = v
+				dst = append(dst, frontPt{p.t[k], v})
+			}
+		}
+		if m <= 0 {
+			break
+		}
+	}
+	return dst
+}
+
+// frontMin returns the fewest free processors of the steps of front's
+// profile that start before end, the first step always included: whether a
+// job can run from the first step's time to end.
+func frontMin(front []frontPt, end float64) int {
+	lo, hi := 1, len(front) // front[0] always counts
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if front[m].t < end {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return front[lo-1].min
+}

@@ -163,6 +163,21 @@ func sameSteps(t *testing.T, seed, op int, ref *refProfile, bp *blockProfile, ts
 	if !slices.Equal(ts, ref.t) || !slices.Equal(fs, ref.free) {
 		t.Fatalf("seed %d op %d: steps differ\nblock: %v %v\nref:   %v %v", seed, op, ts, fs, ref.t, ref.free)
 	}
+	// The running minimum from now answers every window from now as the
+	// reference's scan does, at, between, just before and after steps.
+	// (A few steps per operation: the windows cost a scan each.)
+	front := bp.frontier(nil)
+	now := ref.t[0]
+	for i := range 4 {
+		k := (op + 7 + i*len(ref.t)/4) % len(ref.t)
+		at := ref.t[k]
+		for _, end := range []float64{at, at + 0.5, math.Nextafter(at, math.Inf(-1)), at + 1e9} {
+			want := ref.windowMin(now, end)
+			if got := frontMin(front, end); got != want {
+				t.Fatalf("seed %d op %d: frontMin(to %v, step %d) = %d, want %d\nsteps %v %v\nfront %v", seed, op, end, k, got, want, ref.t, ref.free, front)
+			}
+		}
+	}
 	for pos := range bp.ord { // lo and hi bound every value
 		b, n := bp.base(pos), int(bp.n[pos])
 		for _, v := range bp.f[b : b+n] {
