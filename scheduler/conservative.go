@@ -145,8 +145,9 @@ func (c *Conservative) Schedule(v *View) {
 // start now only if its processors are free from now until now plus its
 // estimate. Positions after cand were ruled out earlier in the pass, and
 // the profile only loses processors within a pass, so they stay ruled
-// out. The running minimum of the profile from now (c.front) is rebuilt
-// only when cand itself is ruled out.
+// out. cand itself is checked on the profile directly; the running
+// minimum of the profile from now (c.front), which answers for any
+// estimate at once, is built only when cand is ruled out.
 func (c *Conservative) lastCandidate(v *View, i, cand int) int {
 	w := &v.e.wq
 	free := v.Free()
@@ -157,6 +158,9 @@ func (c *Conservative) lastCandidate(v *View, i, cand int) int {
 			continue
 		}
 		if !built {
+			if c.bp.fitsFirst(p, v.Now+w.est[cand]) {
+				return cand
+			}
 			c.front = c.bp.frontier(c.front[:0])
 			built = true
 		}

@@ -379,6 +379,31 @@ func (p *blockProfile) steps(ts []float64, fs []int) ([]float64, []int) {
 	return ts, fs
 }
 
+// fitsFirst reports whether procs processors are free in the first step
+// and in every later step that starts before end: whether a job could run
+// from the first step's time until end. Blocks that fit whole are skipped.
+func (p *blockProfile) fitsFirst(procs int, end float64) bool {
+	for pos := range p.ord {
+		if pos > 0 && p.first[pos] >= end {
+			return true
+		}
+		a := p.add[pos]
+		if p.lo[pos]+a >= procs {
+			continue
+		}
+		b, n := p.base(pos), int(p.n[pos])
+		for k := b; k < b+n; k++ {
+			if p.t[k] >= end && (k > b || pos > 0) {
+				return true
+			}
+			if p.f[k]+a < procs {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // frontPt is a point of the running minimum of a profile from its first
 // step: every window from the first step's time to an end after t meets
 // at most min free processors.

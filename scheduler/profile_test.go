@@ -176,6 +176,11 @@ func sameSteps(t *testing.T, seed, op int, ref *refProfile, bp *blockProfile, ts
 			if got := frontMin(front, end); got != want {
 				t.Fatalf("seed %d op %d: frontMin(to %v, step %d) = %d, want %d\nsteps %v %v\nfront %v", seed, op, end, k, got, want, ref.t, ref.free, front)
 			}
+			for _, procs := range []int{want, want + 1} {
+				if got := bp.fitsFirst(procs, end); got != (procs <= want) {
+					t.Fatalf("seed %d op %d: fitsFirst(%d, to %v) = %v, window min %d", seed, op, procs, end, got, want)
+				}
+			}
 		}
 	}
 	for pos := range bp.ord { // lo and hi bound every value
