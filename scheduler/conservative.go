@@ -49,9 +49,10 @@ type Conservative struct {
 	// reservations stand and only jobs queued since need one.
 	valid bool
 	run   classRun
-	def   deferred  // reservations a pass left for the next one
-	front []frontPt // scratch: running minimum of the profile from now
-	suf   []int32   // scratch: suffix minimums of the wait queue's block bounds
+	seen  classCache // same-class search starts beyond consecutive runs
+	def   deferred   // reservations a pass left for the next one
+	front []frontPt  // scratch: running minimum of the profile from now
+	suf   []int32    // scratch: suffix minimums of the wait queue's block bounds
 }
 
 // classRun is the last reservation made in a pass, shared by consecutive
@@ -96,6 +97,7 @@ func (c *Conservative) Schedule(v *View) {
 	}
 	c.valid = true
 	c.run = classRun{}
+	c.seen.next()
 	suf := v.e.wq.suffixMinProcs(&c.suf)
 	// On the processor-only profile with estimates known at enqueue
 	// (View.estExact), a job's processors and estimate come from the wait
@@ -225,6 +227,7 @@ func (c *Conservative) placeDeferred(v *View) bool {
 		}
 	}
 	c.run = classRun{}
+	c.seen.next()
 	for i := v.Next(pos, v.Total); i >= 0 && i < v.NewFrom(); i = v.Next(i+1, v.Total) {
 		t := c.placeFast(d.at, v.Procs(i), v.EstLow(i), 0)
 		v.Reserve(i, t)
@@ -296,9 +299,15 @@ func (c *Conservative) placeFast(now float64, procs int, est, power float64) flo
 			return r.at
 		}
 		lb = r.at
+	} else if at, ok := c.seen.get(procs, est); ok {
+		if math.IsInf(at, 1) {
+			return at
+		}
+		lb = at
 	}
 	c.flush()
 	t, low := c.bp.earliest(procs, est, lb)
+	c.seen.put(procs, est, t)
 	*r = classRun{ok: true, procs: procs, est: est, at: t}
 	if !math.IsInf(t, 1) {
 		r.pending = 1
@@ -308,6 +317,56 @@ func (c *Conservative) placeFast(now float64, procs int, est, power float64) flo
 		}
 	}
 	return t
+}
+
+// classCache remembers, per class (processors, estimate), the start the
+// last search of the current round found, in a small direct-mapped table
+// (a collision just forgets a class). The profile only loses processors
+// while reservations are made, so a later job of the class cannot start
+// before it: it is a valid lower bound for the next search, also when
+// jobs of other classes came between (classRun covers consecutive ones).
+// A new round (next) forgets every entry at once.
+type classCache struct {
+	round uint32
+	e     [classSlots]classEntry
+}
+
+const classSlots = 256
+
+type classEntry struct {
+	round uint32
+	procs int32
+	est   float64
+	at    float64
+}
+
+func classSlot(procs int, est float64) int {
+	h := math.Float64bits(est)*0x9E3779B97F4A7C15 + uint64(procs)*0xC2B2AE3D27D4EB4F
+	return int(h >> 56) // classSlots = 256
+}
+
+// next starts a new round: no entry is valid in it.
+func (cc *classCache) next() {
+	cc.round++
+	if cc.round == 0 { // wrapped: clear the stamps so none matches
+		cc.e = [classSlots]classEntry{}
+		cc.round = 1
+	}
+}
+
+func (cc *classCache) get(procs int, est float64) (float64, bool) {
+	e := &cc.e[classSlot(procs, est)]
+	if e.round != cc.round || int(e.procs) != procs || e.est != est {
+		return 0, false
+	}
+	return e.at, true
+}
+
+func (cc *classCache) put(procs int, est, at float64) {
+	if procs > math.MaxInt32 {
+		return
+	}
+	cc.e[classSlot(procs, est)] = classEntry{round: cc.round, procs: int32(procs), est: est, at: at}
 }
 
 // flush makes the pending reservations of the current run in the

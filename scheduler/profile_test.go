@@ -303,3 +303,44 @@ func TestEarliestFromMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// TestClassCache checks the same-class start table: a stored start comes
+// back for its exact class only, a new round forgets it, and a wrapped
+// round counter does not revive entries of an old round.
+func TestClassCache(t *testing.T) {
+	var cc classCache
+	cc.next()
+	if _, ok := cc.get(4, 3600); ok {
+		t.Fatal("empty table answered")
+	}
+	cc.put(4, 3600, 120)
+	if at, ok := cc.get(4, 3600); !ok || at != 120 {
+		t.Fatalf("get(4, 3600) = %v, %v; want 120, true", at, ok)
+	}
+	for _, k := range []struct {
+		procs int
+		est   float64
+	}{{5, 3600}, {4, 3601}, {4, math.Nextafter(3600, 0)}} {
+		if _, ok := cc.get(k.procs, k.est); ok {
+			t.Fatalf("get(%d, %v) answered for class (4, 3600)", k.procs, k.est)
+		}
+	}
+	cc.put(4, 3600, math.Inf(1))
+	if at, ok := cc.get(4, 3600); !ok || !math.IsInf(at, 1) {
+		t.Fatalf("deferred class: got %v, %v", at, ok)
+	}
+	cc.next()
+	if _, ok := cc.get(4, 3600); ok {
+		t.Fatal("entry survived a new round")
+	}
+	cc.round = math.MaxUint32
+	cc.put(4, 3600, 7)
+	cc.e[classSlot(8, 60)] = classEntry{round: 1, procs: 8, est: 60, at: 9} // left from round 1
+	cc.next() // wraps to round 1
+	if _, ok := cc.get(8, 60); ok {
+		t.Fatal("wrapped round revived an entry of an old round 1")
+	}
+	if _, ok := cc.get(4, 3600); ok {
+		t.Fatal("entry survived the wrap")
+	}
+}
