@@ -336,7 +336,7 @@ func TestClassCache(t *testing.T) {
 	cc.round = math.MaxUint32
 	cc.put(4, 3600, 7)
 	cc.e[classSlot(8, 60)] = classEntry{round: 1, procs: 8, est: 60, at: 9} // left from round 1
-	cc.next() // wraps to round 1
+	cc.next()                                                               // wraps to round 1
 	if _, ok := cc.get(8, 60); ok {
 		t.Fatal("wrapped round revived an entry of an old round 1")
 	}
