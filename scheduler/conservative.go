@@ -199,15 +199,27 @@ type deferred struct {
 // then they are deferred. Their scan is walked all the same, since the
 // wait queue tightens the bounds a scan passes (later passes read them).
 func (c *Conservative) deferFrom(v *View, i int, suf []int32) {
+	// The walk is the loop's v.Next(j+1, v.Total) calls: one that starts
+	// at an entry it returns does nothing else, so only the others are
+	// made (they are the ones that skip and tighten bounds).
+	w := &v.e.wq
+	mp := int32(min(v.Total, math.MaxInt32-1))
 	last := i
-	for j := v.Next(i+1, v.Total); j >= 0; j = v.Next(j+1, v.Total) {
-		last = j
+	for j := i + 1; j < len(w.slots); {
+		if w.procs[j] <= mp {
+			last, j = j, j+1
+			continue
+		}
+		k := w.next(j, v.Total)
+		if k < 0 {
+			break
+		}
+		last, j = k, k+1
 	}
 	if v.Free() < int(suf[last>>groupShift]) {
 		c.valid = false // the scan would have stopped at a job after i
 		return
 	}
-	w := &v.e.wq
 	n := 0
 	for _, s := range w.slots[i:] {
 		if s >= 0 {
