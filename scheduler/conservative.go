@@ -37,6 +37,19 @@ import (
 // so exactly as many single ones). Under a limit the plain profile, which
 // also tracks headroom in floating point, is kept op for op, and only the
 // search-from-the-previous-start shortcut is used.
+//
+// Where processors and estimates come from the wait queue (keyed passes)
+// a pass also ends early: at each new group of the queue it finds the last
+// queued job that the profile could still start now (its processors free
+// from now until now plus its estimate: the running minimum of the
+// profile, frontier), and once the scan is past it no later job can start
+// in this pass. Reservations are still those of placing every job: the
+// jobs left out are placed at the next pass, on the profile as this pass
+// left it and from this pass's time, if that pass keeps the profile, and
+// dropped if it rebuilds (TestConservativeEarlyEndKeepsSchedule). Searches
+// also start from the last start of the job's class in the pass
+// (classCache), not only of the previous job: the profile only loses
+// processors within a pass.
 type Conservative struct {
 	// fast says the profile is bp, the processor-only one: no power limit
 	// was in force when it was built, so every headroom is +Inf and every
