@@ -37,6 +37,19 @@ import (
 // so exactly as many single ones). Under a limit the plain profile, which
 // also tracks headroom in floating point, is kept op for op, and only the
 // search-from-the-previous-start shortcut is used.
+//
+// Where processors and estimates come from the wait queue (keyed passes)
+// a pass also ends early: at each new group of the queue it finds the last
+// queued job that the profile could still start now (its processors free
+// from now until now plus its estimate: the running minimum of the
+// profile, frontier), and once the scan is past it no later job can start
+// in this pass. Reservations are still those of placing every job: the
+// jobs left out are placed at the next pass, on the profile as this pass
+// left it and from this pass's time, if that pass keeps the profile, and
+// dropped if it rebuilds (TestConservativeEarlyEndKeepsSchedule). Searches
+// also start from the last start of the job's class in the pass
+// (classCache), not only of the previous job: the profile only loses
+// processors within a pass.
 type Conservative struct {
 	// fast says the profile is bp, the processor-only one: no power limit
 	// was in force when it was built, so every headroom is +Inf and every
@@ -49,7 +62,13 @@ type Conservative struct {
 	// reservations stand and only jobs queued since need one.
 	valid bool
 	run   classRun
-	suf   []int32 // scratch: suffix minimums of the wait queue's block bounds
+	seen  classCache // same-class search starts beyond consecutive runs
+	def   deferred   // reservations a pass left for the next one
+	front []frontPt  // scratch: running minimum of the profile from now
+	suf   []int32    // scratch: suffix minimums of the wait queue's block bounds
+	// full turns off the early end of keyed passes (tests compare the
+	// two: the end and its deferrals must not change the schedule).
+	full bool
 }
 
 // classRun is the last reservation made in a pass, shared by consecutive
@@ -77,7 +96,12 @@ func (c *Conservative) Schedule(v *View) {
 	// With node power saving a queued job's estimate depends on the nodes
 	// that are off (View.Job's boot allowance), which starts change without
 	// anything else changing, so the profile is rebuilt at every pass.
-	if !v.Changed() && c.valid && v.e.np == nil {
+	quick := !v.Changed() && c.valid && v.e.np == nil
+	if quick && c.def.ok {
+		quick = c.placeDeferred(v)
+	}
+	c.def.ok = false
+	if quick {
 		if c.fast {
 			c.bp.advance(v.Now)
 		} else {
@@ -89,16 +113,28 @@ func (c *Conservative) Schedule(v *View) {
 	}
 	c.valid = true
 	c.run = classRun{}
+	c.seen.next()
 	suf := v.e.wq.suffixMinProcs(&c.suf)
 	// On the processor-only profile with estimates known at enqueue
 	// (View.estExact), a job's processors and estimate come from the wait
 	// queue itself: no QueuedJob is filled for jobs that only get a
 	// reservation, which on a long queue is most of them.
 	keyed := c.fast && v.estExact()
+	// cand is the last queue position that may hold a job able to start
+	// now (keyed only; see mayStartNow), checked at each new group.
+	cand, group := len(v.e.wq.slots)-1, -1
 	for i := v.Next(from, v.Total); i >= 0; i = v.Next(i+1, v.Total) {
 		if v.Free() < int(suf[i>>groupShift]) {
 			c.valid = false // later jobs keep no reservation in the profile
 			break
+		}
+		if keyed && !c.full && i>>groupShift != group {
+			group = i >> groupShift
+			if cand = c.lastCandidate(v, i, cand); cand < i {
+				c.flush()
+				c.deferFrom(v, i, suf)
+				return
+			}
 		}
 		var t float64
 		if keyed {
@@ -120,6 +156,114 @@ func (c *Conservative) Schedule(v *View) {
 		v.Reserve(i, t)
 	}
 	c.flush()
+}
+
+// lastCandidate returns the last queue position from i to cand whose job
+// may get a reservation now on the current profile, or i-1 if none may:
+// only if the profile has its processors free from now until now plus its
+// estimate. The test reads the profile alone, not View.Free: after jobs
+// overran their estimates a kept profile shows their processors free, and
+// a job reserved now that does not fit must still be met by the loop,
+// which then drops the profile. Positions after cand were ruled out earlier in the pass, and
+// the profile only loses processors within a pass, so they stay ruled
+// out. cand itself is checked on the profile directly; the running
+// minimum of the profile from now (c.front), which answers for any
+// estimate at once, is built only when cand is ruled out.
+func (c *Conservative) lastCandidate(v *View, i, cand int) int {
+	w := &v.e.wq
+	built := false
+	for ; cand >= i; cand-- {
+		p := int(w.procs[cand]) // math.MaxInt32 for a tombstone
+		if p == math.MaxInt32 {
+			continue
+		}
+		if !built {
+			if c.bp.fitsFirst(p, v.Now+w.est[cand]) {
+				return cand
+			}
+			c.front = c.bp.frontier(c.front[:0])
+			built = true
+		}
+		if p <= frontMin(c.front, v.Now+w.est[cand]) {
+			return cand
+		}
+	}
+	return cand
+}
+
+// deferred records the jobs a keyed pass left without a reservation
+// because none of them could start: the live queue entries from position
+// pos (holding slot) to the end of the queue at that pass (n of them).
+// The profile holds the reservations of the jobs before them. If the next
+// pass keeps the profile, it first makes their reservations exactly as
+// that pass would have (same profile, lb = at), so the schedule is that of
+// placing every job at every pass; if it rebuilds, they are dropped.
+type deferred struct {
+	ok   bool
+	at   float64
+	pos  int
+	slot int32
+	n    int
+}
+
+// deferFrom ends a keyed pass at queue position i, from which no job can
+// start now. The remaining jobs would have taken reservations and, unless
+// the free-processor cutoff stops the scan first, left the profile valid:
+// then they are deferred. Their scan is walked all the same, since the
+// wait queue tightens the bounds a scan passes (later passes read them).
+func (c *Conservative) deferFrom(v *View, i int, suf []int32) {
+	// The walk is the loop's v.Next(j+1, v.Total) calls: one that starts
+	// at an entry it returns does nothing else, so only the others are
+	// made (they are the ones that skip and tighten bounds).
+	w := &v.e.wq
+	mp := int32(min(v.Total, math.MaxInt32-1))
+	last := i
+	for j := i + 1; j < len(w.slots); {
+		if w.procs[j] <= mp {
+			last, j = j, j+1
+			continue
+		}
+		k := w.next(j, v.Total)
+		if k < 0 {
+			break
+		}
+		last, j = k, k+1
+	}
+	if v.Free() < int(suf[last>>groupShift]) {
+		c.valid = false // the scan would have stopped at a job after i
+		return
+	}
+	n := 0
+	for _, s := range w.slots[i:] {
+		if s >= 0 {
+			n++
+		}
+	}
+	c.def = deferred{ok: true, at: v.Now, pos: i, slot: w.slots[i], n: n}
+}
+
+// placeDeferred makes the reservations c.def left out, on the profile as
+// the deferring pass left it, and reports whether it could (false: the
+// jobs are no longer where they were, so the profile must be rebuilt).
+// The wait queue may have been compacted since, which keeps the order of
+// live entries: the deferred jobs are then the last n before NewFrom.
+func (c *Conservative) placeDeferred(v *View) bool {
+	d, w := &c.def, &v.e.wq
+	pos := d.pos
+	if pos >= len(w.slots) || w.slots[pos] != d.slot {
+		pos = v.NewFrom() - d.n
+		if pos < 0 || pos >= len(w.slots) || w.slots[pos] != d.slot {
+			return false
+		}
+	}
+	c.run = classRun{}
+	c.seen.next()
+	for i := v.Next(pos, v.Total); i >= 0 && i < v.NewFrom(); i = v.Next(i+1, v.Total) {
+		t := c.placeFast(d.at, v.Procs(i), v.EstLow(i), 0)
+		v.Reserve(i, t)
+	}
+	c.flush()
+	return true
 }
 
 // rebuild computes the profile from the running jobs alone.
@@ -185,9 +329,15 @@ func (c *Conservative) placeFast(now float64, procs int, est, power float64) flo
 			return r.at
 		}
 		lb = r.at
+	} else if at, ok := c.seen.get(procs, est); ok {
+		if math.IsInf(at, 1) {
+			return at
+		}
+		lb = at
 	}
 	c.flush()
 	t, low := c.bp.earliest(procs, est, lb)
+	c.seen.put(procs, est, t)
 	*r = classRun{ok: true, procs: procs, est: est, at: t}
 	if !math.IsInf(t, 1) {
 		r.pending = 1
@@ -197,6 +347,56 @@ func (c *Conservative) placeFast(now float64, procs int, est, power float64) flo
 		}
 	}
 	return t
+}
+
+// classCache remembers, per class (processors, estimate), the start the
+// last search of the current round found, in a small direct-mapped table
+// (a collision just forgets a class). The profile only loses processors
+// while reservations are made, so a later job of the class cannot start
+// before it: it is a valid lower bound for the next search, also when
+// jobs of other classes came between (classRun covers consecutive ones).
+// A new round (next) forgets every entry at once.
+type classCache struct {
+	round uint32
+	e     [classSlots]classEntry
+}
+
+const classSlots = 256
+
+type classEntry struct {
+	round uint32
+	procs int32
+	est   float64
+	at    float64
+}
+
+func classSlot(procs int, est float64) int {
+	h := math.Float64bits(est)*0x9E3779B97F4A7C15 + uint64(procs)*0xC2B2AE3D27D4EB4F
+	return int(h >> 56) // classSlots = 256
+}
+
+// next starts a new round: no entry is valid in it.
+func (cc *classCache) next() {
+	cc.round++
+	if cc.round == 0 { // wrapped: clear the stamps so none matches
+		cc.e = [classSlots]classEntry{}
+		cc.round = 1
+	}
+}
+
+func (cc *classCache) get(procs int, est float64) (float64, bool) {
+	e := &cc.e[classSlot(procs, est)]
+	if e.round != cc.round || int(e.procs) != procs || e.est != est {
+		return 0, false
+	}
+	return e.at, true
+}
+
+func (cc *classCache) put(procs int, est, at float64) {
+	if procs > math.MaxInt32 {
+		return
+	}
+	cc.e[classSlot(procs, est)] = classEntry{round: cc.round, procs: int32(procs), est: est, at: at}
 }
 
 // flush makes the pending reservations of the current run in the

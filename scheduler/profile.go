@@ -41,6 +41,11 @@ type blockProfile struct {
 
 	spare []int32 // block ids not in use
 	nid   int32   // block ids allocated so far
+
+	// hitPos and hitK locate the start the last successful earliest
+	// returned; reserve uses them when that step still starts at its from
+	// (step times are distinct, so the check is exact).
+	hitPos, hitK int
 }
 
 // reset makes the profile a single step of free processors from now on.
@@ -138,24 +143,36 @@ func sortSearchF(a []float64, t float64) int {
 // split makes sure a step starts at t (t after the first step's time) and
 // returns its position and index.
 func (p *blockProfile) split(t float64) (pos, k int) {
-	pos, k = p.locate(t)
-	b := p.base(pos)
+	pos, k, _ = p.splitFrom(t, 0)
+	return pos, k
+}
+
+// splitFrom is split for a t at or after the first step of the block at
+// position from. It also returns the position of the block it split in
+// two to make room (its second half is then at that position plus one),
+// or -1.
+func (p *blockProfile) splitFrom(t float64, from int) (pos, k, halved int) {
+	pos = from + max(0, sortSearchF(p.first[from:], t)-1)
+	b, n := p.base(pos), int(p.n[pos])
+	k = max(0, sortSearchF(p.t[b:b+n], t)-1)
 	if p.t[b+k] == t {
-		return pos, k
+		return pos, k, -1
 	}
+	halved = -1
 	if p.n[pos] == blkCap {
 		p.splitBlock(pos)
+		halved = pos
 		if k >= blkCap/2 {
 			pos, k = pos+1, k-blkCap/2
 		}
 		b = p.base(pos)
 	}
-	n := int(p.n[pos])
+	n = int(p.n[pos])
 	copy(p.t[b+k+2:b+n+1], p.t[b+k+1:b+n])
 	copy(p.f[b+k+2:b+n+1], p.f[b+k+1:b+n])
 	p.t[b+k+1], p.f[b+k+1] = t, p.f[b+k]
 	p.n[pos]++
-	return pos, k + 1
+	return pos, k + 1, halved
 }
 
 // splitBlock moves the second half of the full block at pos into a new
@@ -187,10 +204,14 @@ func (p *blockProfile) refresh(pos int) {
 // reserve takes procs processors over [from, to); from is at or after the
 // first step's time.
 func (p *blockProfile) reserve(from, to float64, procs int) {
-	p.split(from)
-	p.split(to)
-	pa, ka := p.locate(from) // splitting at to may have moved from's step
-	pb, kb := p.locate(to)
+	pa, ka := p.hitPos, p.hitK
+	if pa >= len(p.ord) || ka >= int(p.n[pa]) || p.t[p.base(pa)+ka] != from {
+		pa, ka = p.split(from)
+	}
+	pb, kb, halved := p.splitFrom(to, pa)
+	if halved == pa && ka >= blkCap/2 { // from's step moved to the second half
+		pa, ka = pa+1, ka-blkCap/2
+	}
 	if pa == pb {
 		p.addRange(pa, ka, kb, -procs)
 		return
@@ -212,10 +233,21 @@ func (p *blockProfile) addRange(pos, i, j, d int) {
 		return
 	}
 	b := p.base(pos)
+	if d > 0 {
+		for k := b + i; k < b+j; k++ {
+			p.f[k] += d
+		}
+		p.refresh(pos)
+		return
+	}
+	// Values only fall: hi stays a bound (nextFit tightens it), lo
+	// follows the new values.
+	lo := p.lo[pos]
 	for k := b + i; k < b+j; k++ {
 		p.f[k] += d
+		lo = min(lo, p.f[k])
 	}
-	p.refresh(pos)
+	p.lo[pos] = lo
 }
 
 // advance drops the steps before the one in force at now and moves that
@@ -257,6 +289,7 @@ func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
 		end := start + dur
 		mpos, mk, low := p.nextBlock(pos, k, procs, end)
 		if mpos < 0 {
+			p.hitPos, p.hitK = pos, k
 			return start, low
 		}
 		// Step m is too full; no start before it can work.
@@ -279,11 +312,23 @@ func (p *blockProfile) nextFit(pos, k, procs int) (int, int) {
 			continue
 		}
 		b, n := p.base(pos), int(p.n[pos])
+		if k > 0 {
+			for ; k < n; k++ {
+				if p.f[b+k] >= need {
+					return pos, k
+				}
+			}
+			continue
+		}
+		hi := math.MinInt
 		for ; k < n; k++ {
-			if p.f[b+k] >= need {
+			v := p.f[b+k]
+			if v >= need {
 				return pos, k
 			}
+			hi = max(hi, v)
 		}
+		p.hi[pos] = hi // the whole block was read: tighten its bound
 	}
 	return -1, 0
 }
@@ -332,4 +377,77 @@ func (p *blockProfile) steps(ts []float64, fs []int) ([]float64, []int) {
 		}
 	}
 	return ts, fs
+}
+
+// fitsFirst reports whether procs processors are free in the first step
+// and in every later step that starts before end: whether a job could run
+// from the first step's time until end. Blocks that fit whole are skipped.
+func (p *blockProfile) fitsFirst(procs int, end float64) bool {
+	for pos := range p.ord {
+		if pos > 0 && p.first[pos] >= end {
+			return true
+		}
+		a := p.add[pos]
+		if p.lo[pos]+a >= procs {
+			continue
+		}
+		b, n := p.base(pos), int(p.n[pos])
+		for k := b; k < b+n; k++ {
+			if p.t[k] >= end && (k > b || pos > 0) {
+				return true
+			}
+			if p.f[k]+a < procs {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// frontPt is a point of the running minimum of a profile from its first
+// step: every window from the first step's time to an end after t meets
+// at most min free processors.
+type frontPt struct {
+	t   float64
+	min int
+}
+
+// frontier appends to dst, in time order, the steps at which the running
+// minimum of free processors from the first step decreases (the first
+// step always), and returns it. Blocks that cannot lower it are skipped.
+func (p *blockProfile) frontier(dst []frontPt) []frontPt {
+	m := math.MaxInt
+	for pos := range p.ord {
+		a := p.add[pos]
+		if p.lo[pos]+a >= m {
+			continue
+		}
+		b, n := p.base(pos), int(p.n[pos])
+		for k := b; k < b+n; k++ {
+			if v := p.f[k] + a; v < m {
+				m = v
+				dst = append(dst, frontPt{p.t[k], v})
+			}
+		}
+		if m <= 0 {
+			break
+		}
+	}
+	return dst
+}
+
+// frontMin returns the fewest free processors of the steps of front's
+// profile that start before end, the first step always included: whether a
+// job can run from the first step's time to end.
+func frontMin(front []frontPt, end float64) int {
+	lo, hi := 1, len(front) // front[0] always counts
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if front[m].t < end {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return front[lo-1].min
 }

@@ -202,3 +202,72 @@ func BenchmarkConservative(b *testing.B) {
 		})
 	}
 }
+
+// TestConservativeEarlyEndKeepsSchedule compares conservative with the same
+// policy placing every queued job at every pass, on random workloads in
+// both overrun rules (an overrun leaves a kept profile showing processors
+// that are not free), both queue orders and both pass modes: the early end
+// of a pass and the placements it defers to the next must change neither
+// jobs.csv nor the engine's counters.
+func TestConservativeEarlyEndKeepsSchedule(t *testing.T) {
+	scheduler.Policies["conservative-full"] = scheduler.NewConservativeFull
+	defer delete(scheduler.Policies, "conservative-full")
+	specs := []sim.Spec{{}, {Overrun: "extend"}, {Order: "sef", Overrun: "extend"}, {Pass: "event"}}
+	for seed := range 150 {
+		r := rand.New(rand.NewPCG(uint64(seed), 9))
+		tr := randomTrace(r, 300+r.IntN(500), 4+r.IntN(60))
+		for k, s := range specs {
+			s.Seed = uint64(seed + 1)
+			got, gst := jobsAndStats(t, s, "conservative", tr)
+			want, wst := jobsAndStats(t, s, "conservative-full", tr)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("seed %d spec %d: jobs.csv differs from placing every job", seed, k)
+			}
+			if gst != wst {
+				t.Fatalf("seed %d spec %d: stats %+v, placing every job %+v", seed, k, gst, wst)
+			}
+		}
+	}
+}
+
+// jobsAndStats runs spec under policy on tr and returns jobs.csv and the
+// engine's passes, events and finished jobs.
+func jobsAndStats(t *testing.T, spec sim.Spec, policy string, tr *workloads.Trace) ([]byte, [3]int) {
+	t.Helper()
+	var buf bytes.Buffer
+	spec.Check, spec.Policy = true, policy
+	res, err := sim.Run(context.Background(), spec, tr, sim.Outputs{Jobs: &buf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stats.NViolations > 0 {
+		t.Fatalf("%+v: invariant violations: %v", spec, res.Stats.Violations)
+	}
+	if res.Stats.Finished == 0 {
+		t.Fatalf("%+v: no job finished", spec)
+	}
+	return buf.Bytes(), [3]int{res.Stats.Passes, res.Stats.Events, res.Stats.Finished}
+}
+
+// TestConservativeEarlyEndKeepsScheduleTraces is the same comparison on
+// the first 30,000 jobs of HPC2N and RICC: HPC2N under the extend rule has
+// overrunning jobs whose processors a kept profile shows free.
+func TestConservativeEarlyEndKeepsScheduleTraces(t *testing.T) {
+	scheduler.Policies["conservative-full"] = scheduler.NewConservativeFull
+	defer delete(scheduler.Policies, "conservative-full")
+	for _, name := range []string{"HPC2N-2002-2.2-cln.swf.gz", "RICC-2010-2.swf.gz"} {
+		path := sharedtest.Path(t, "traces/"+name)
+		for _, s := range []sim.Spec{{}, {Overrun: "extend"}} {
+			s.Trace, s.Jobs = path, 30000
+			tr, err := sim.Load(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, gst := jobsAndStats(t, s, "conservative", tr)
+			want, wst := jobsAndStats(t, s, "conservative-full", tr)
+			if !bytes.Equal(got, want) || gst != wst {
+				t.Fatalf("%s overrun %q: differs from placing every job (stats %v, %v)", name, s.Overrun, gst, wst)
+			}
+		}
+	}
+}

@@ -163,6 +163,26 @@ func sameSteps(t *testing.T, seed, op int, ref *refProfile, bp *blockProfile, ts
 	if !slices.Equal(ts, ref.t) || !slices.Equal(fs, ref.free) {
 		t.Fatalf("seed %d op %d: steps differ\nblock: %v %v\nref:   %v %v", seed, op, ts, fs, ref.t, ref.free)
 	}
+	// The running minimum from now answers every window from now as the
+	// reference's scan does, at, between, just before and after steps.
+	// (A few steps per operation: the windows cost a scan each.)
+	front := bp.frontier(nil)
+	now := ref.t[0]
+	for i := range 4 {
+		k := (op + 7 + i*len(ref.t)/4) % len(ref.t)
+		at := ref.t[k]
+		for _, end := range []float64{at, at + 0.5, math.Nextafter(at, math.Inf(-1)), at + 1e9} {
+			want := ref.windowMin(now, end)
+			if got := frontMin(front, end); got != want {
+				t.Fatalf("seed %d op %d: frontMin(to %v, step %d) = %d, want %d\nsteps %v %v\nfront %v", seed, op, end, k, got, want, ref.t, ref.free, front)
+			}
+			for _, procs := range []int{want, want + 1} {
+				if got := bp.fitsFirst(procs, end); got != (procs <= want) {
+					t.Fatalf("seed %d op %d: fitsFirst(%d, to %v) = %v, window min %d", seed, op, procs, end, got, want)
+				}
+			}
+		}
+	}
 	for pos := range bp.ord { // lo and hi bound every value
 		b, n := bp.base(pos), int(bp.n[pos])
 		for _, v := range bp.f[b : b+n] {
@@ -281,5 +301,46 @@ func TestEarliestFromMatchesReference(t *testing.T) {
 				t.Fatalf("seed %d op %d: steps differ", seed, op)
 			}
 		}
+	}
+}
+
+// TestClassCache checks the same-class start table: a stored start comes
+// back for its exact class only, a new round forgets it, and a wrapped
+// round counter does not revive entries of an old round.
+func TestClassCache(t *testing.T) {
+	var cc classCache
+	cc.next()
+	if _, ok := cc.get(4, 3600); ok {
+		t.Fatal("empty table answered")
+	}
+	cc.put(4, 3600, 120)
+	if at, ok := cc.get(4, 3600); !ok || at != 120 {
+		t.Fatalf("get(4, 3600) = %v, %v; want 120, true", at, ok)
+	}
+	for _, k := range []struct {
+		procs int
+		est   float64
+	}{{5, 3600}, {4, 3601}, {4, math.Nextafter(3600, 0)}} {
+		if _, ok := cc.get(k.procs, k.est); ok {
+			t.Fatalf("get(%d, %v) answered for class (4, 3600)", k.procs, k.est)
+		}
+	}
+	cc.put(4, 3600, math.Inf(1))
+	if at, ok := cc.get(4, 3600); !ok || !math.IsInf(at, 1) {
+		t.Fatalf("deferred class: got %v, %v", at, ok)
+	}
+	cc.next()
+	if _, ok := cc.get(4, 3600); ok {
+		t.Fatal("entry survived a new round")
+	}
+	cc.round = math.MaxUint32
+	cc.put(4, 3600, 7)
+	cc.e[classSlot(8, 60)] = classEntry{round: 1, procs: 8, est: 60, at: 9} // left from round 1
+	cc.next()                                                               // wraps to round 1
+	if _, ok := cc.get(8, 60); ok {
+		t.Fatal("wrapped round revived an entry of an old round 1")
+	}
+	if _, ok := cc.get(4, 3600); ok {
+		t.Fatal("entry survived the wrap")
 	}
 }
