@@ -1,0 +1,135 @@
+package sim
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"drsim/powercap"
+)
+
+const gpuMachine = `name = "gpu-test"
+[[node_type]]
+name = "cpu"
+prefix = "c"
+count = 4
+cores = 2
+idle_w = 100
+
+[[node_type]]
+name = "gpu"
+prefix = "g"
+count = 2
+cores = 1
+gpus = 4
+idle_w = 300
+gpu_idle_w = 50
+gpu_busy_w = 400
+
+[[partition]]
+name = "cpu"
+nodes = "c[1-4]"
+default = true
+
+[[partition]]
+name = "gpu"
+nodes = "g[1-2]"
+allocation = "node"
+`
+
+// gpuFiles writes the test machine and a trace of the given SWF job lines.
+func gpuFiles(t *testing.T, lines ...string) (machineFile, trace string) {
+	t.Helper()
+	dir := t.TempDir()
+	machineFile, trace = filepath.Join(dir, "m.toml"), filepath.Join(dir, "t.swf")
+	if err := os.WriteFile(machineFile, []byte(gpuMachine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(trace, []byte("; MaxProcs: 10\n"+strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return machineFile, trace
+}
+
+// A GPU job at a fixed pair (both knobs powersave: the lowest CPU and GPU
+// caps of its model) takes exactly its modelled runtime there, and its
+// energy per device is the modelled power times that time: node rest
+// (idle_w − 4 idle GPUs) plus the CPU package in cpu_energy, 4 GPUs in
+// gpu_energy. The CPU job beside it has no GPU energy.
+func TestGPUJobFixedPair(t *testing.T) {
+	m, tr := gpuFiles(t,
+		"1 0 -1 1000 1 -1 -1 1 2000 -1 1 1 1 1 1 2 -1 -1", // 1000 s on the gpu partition (field 16 = 2)
+		"2 0 -1 500 2 -1 -1 2 600 -1 1 1 1 1 1 1 -1 -1")   // 500 s on the cpu partition
+	for _, mode := range []string{"powersave", "performance"} {
+		s := Spec{Trace: tr, Machine: m, PartitionMap: "field16:1=cpu,2=gpu", GPUMap: "all:4", GPUAppMap: "one:minigan@rtx6000",
+			PowerCap: mode, GPUCap: mode, Check: true}
+		ds, err := Load(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var jobs bytes.Buffer
+		res, err := Run(context.Background(), s, ds, Outputs{Jobs: &jobs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stats.NViolations > 0 {
+			t.Fatal(res.Stats.Violations)
+		}
+		var p powercap.Profile
+		for _, q := range powercap.BuiltinGPU() {
+			if q.Name == "minigan@rtx6000" {
+				p = q
+			}
+		}
+		j := p.Joint
+		c, g := j.CPUCaps[len(j.CPUCaps)-1], j.GPUCaps[len(j.GPUCaps)-1]
+		if mode == "powersave" {
+			c, g = j.CPUCaps[0], j.GPUCaps[0]
+		}
+		top, _ := p.JointAt(j.CPUCaps[len(j.CPUCaps)-1], j.GPUCaps[len(j.GPUCaps)-1])
+		at, _ := p.JointAt(c, g)
+		dur := 1000 * at.Runtime / top.Runtime
+		wantCPU := (300 - 4*50 + at.CPUPower) * dur
+		wantGPU := 4 * at.GPUPower * dur
+		rows := strings.Split(strings.TrimSpace(jobs.String()), "\n")
+		hdr := strings.Split(rows[0], ",")
+		if hdr[len(hdr)-2] != "cpu_energy" || hdr[len(hdr)-1] != "gpu_energy" {
+			t.Fatalf("header %q", rows[0])
+		}
+		col := func(row []string, name string) float64 {
+			for i, h := range hdr {
+				if h == name {
+					v, _ := strconv.ParseFloat(row[i], 64)
+					return v
+				}
+			}
+			t.Fatalf("no column %s", name)
+			return 0
+		}
+		for _, r := range rows[1:] {
+			f := strings.Split(r, ",")
+			if f[0] == "2" {
+				if col(f, "gpu_energy") != 0 || col(f, "cpu_energy") != col(f, "consumed_energy") {
+					t.Errorf("%s: CPU job row %s", mode, r)
+				}
+				continue
+			}
+			close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*b+2e-3 }
+			if !close(col(f, "execution_time"), dur) || !close(col(f, "cpu_energy"), wantCPU) || !close(col(f, "gpu_energy"), wantGPU) ||
+				!close(col(f, "consumed_energy"), wantCPU+wantGPU) {
+				t.Errorf("%s: GPU job row %s; want runtime %v, cpu %v J, gpu %v J", mode, r, dur, wantCPU, wantGPU)
+			}
+			if *res.Summary.GPUKWh*3.6e6 != col(f, "gpu_energy") && !close(*res.Summary.GPUKWh*3.6e6, wantGPU) {
+				t.Errorf("%s: summary GPU energy %v kWh", mode, *res.Summary.GPUKWh)
+			}
+		}
+		if mode == "powersave" && !(dur > 1000) {
+			t.Errorf("powersave pair runtime %v s: not slower than the top", dur)
+		}
+	}
+}
