@@ -243,6 +243,7 @@ type Engine struct {
 	// Σ running jobs' GPU draw, its integral, and (Check) Σ jobs' own.
 	gpuOn                 bool
 	gpuNow, gpuJ, jobGPUJ float64
+	gpuLim, lastGPU       float64 // the limited partition's (Config.LimitPart); last reported
 }
 
 // New validates cfg and builds an engine.

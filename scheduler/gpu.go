@@ -41,6 +41,9 @@ func (e *Engine) gpuSet(j *job, running bool) {
 	}
 	if running {
 		e.gpuNow += p - j.gpuPow
+		if int(j.part) == e.scope {
+			e.gpuLim += p - j.gpuPow
+		}
 	}
 	j.gpuPow = p
 }
@@ -51,7 +54,36 @@ func (e *Engine) gpuStop(j *job) {
 		return
 	}
 	e.gpuNow -= j.gpuPow
+	if int(j.part) == e.scope {
+		e.gpuLim -= j.gpuPow
+	}
 	j.gpuPow = 0
+}
+
+// DevicePowerObserver is a PowerObserver that also takes the busy GPUs'
+// power (of the limited partition with Config.LimitPart, as watts): the
+// engine calls PowerDevices instead of Power when per-device accounting is
+// on.
+type DevicePowerObserver interface {
+	PowerDevices(t, watts, limit, gpuW float64, busy, running int) error
+}
+
+// observeDevices reports the power state with the busy GPUs' power; it
+// reports false when the observer takes no device power.
+func (e *Engine) observeDevices(cur [4]float64, busy, running int) (bool, error) {
+	d, ok := e.cfg.Power.(DevicePowerObserver)
+	if !ok {
+		return false, nil
+	}
+	g := e.gpuNow
+	if e.lim != e.meter {
+		g = e.gpuLim
+	}
+	if cur == e.lastPow && g == e.lastGPU {
+		return true, nil
+	}
+	e.lastPow, e.lastGPU = cur, g
+	return true, d.PowerDevices(e.now, cur[0], cur[1], g, busy, running)
 }
 
 // GPUEnergy returns the energy drawn by busy GPUs over the run (J): the

@@ -429,6 +429,11 @@ func (e *Engine) observePower() error {
 		busy, running = e.machineBusy()
 	}
 	cur := [4]float64{e.lim.Power(), e.lim.Limit, float64(busy), float64(running)} // lim: the limited partition's with Config.LimitPart
+	if e.gpuOn {
+		if ok, err := e.observeDevices(cur, busy, running); ok { // gpu.go
+			return err
+		}
+	}
 	if cur == e.lastPow {
 		return nil
 	}

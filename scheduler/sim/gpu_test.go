@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"drsim/powercap"
+	"drsim/workloads"
 )
 
 const gpuMachine = `name = "gpu-test"
@@ -72,8 +73,8 @@ func TestGPUJobFixedPair(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var jobs bytes.Buffer
-		res, err := Run(context.Background(), s, ds, Outputs{Jobs: &jobs})
+		var jobs, pow bytes.Buffer
+		res, err := Run(context.Background(), s, ds, Outputs{Jobs: &jobs, Power: &pow})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,8 +129,73 @@ func TestGPUJobFixedPair(t *testing.T) {
 				t.Errorf("%s: summary GPU energy %v kWh", mode, *res.Summary.GPUKWh)
 			}
 		}
+		// power.csv's gpu_w: 4 GPUs at p_gpu from 0 to dur, then 0.
+		prow := strings.Split(strings.TrimSpace(pow.String()), "\n")
+		if prow[0] != "time,power_w,limit_w,busy_procs,running_jobs,gpu_w" {
+			t.Errorf("power.csv header %q", prow[0])
+		}
+		gpuJ, lastT, lastG := 0.0, 0.0, 0.0
+		for _, r := range prow[1:] {
+			f := strings.Split(r, ",")
+			tt, _ := strconv.ParseFloat(f[0], 64)
+			g, _ := strconv.ParseFloat(f[5], 64)
+			gpuJ += lastG * (tt - lastT)
+			lastT, lastG = tt, g
+		}
+		if math.Abs(gpuJ-wantGPU) > 1e-6*wantGPU {
+			t.Errorf("%s: ∫gpu_w dt = %v J, want %v", mode, gpuJ, wantGPU)
+		}
 		if mode == "powersave" && !(dur > 1000) {
 			t.Errorf("powersave pair runtime %v s: not slower than the top", dur)
+		}
+	}
+}
+
+// The --gpu-map rules, and the one-line errors of bad GPU options.
+func TestGPUMapAndErrors(t *testing.T) {
+	for _, tc := range []struct {
+		spec string
+		job  workloads.Job
+		want int64
+	}{
+		{"all:4", workloads.Job{Procs: 100}, 4},
+		{"procs:4", workloads.Job{Procs: 9}, 3},
+		{"procs:4", workloads.Job{Procs: 8}, 2},
+		{"field16:2=4,*=1", workloads.Job{Partition: 2}, 4},
+		{"field16:2=4,*=1", workloads.Job{Partition: 3}, 1},
+		{"field16:2=4", workloads.Job{Partition: 3}, 0},
+	} {
+		r, err := parseGPUMap(tc.spec)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.spec, err)
+		}
+		if got := r(&tc.job); got != tc.want {
+			t.Errorf("%s on %+v: %d GPUs, want %d", tc.spec, tc.job, got, tc.want)
+		}
+	}
+	m, tr := gpuFiles(t, "1 0 -1 1000 1 -1 -1 1 2000 -1 1 1 1 1 1 2 -1 -1")
+	_, plain := gpuFiles(t, "1 0 -1 1000 1 -1 -1 1 2000 -1 1 1 1 1 1 2 -1 -1")
+	for _, tc := range []struct {
+		s    Spec
+		want string
+	}{
+		{Spec{Trace: tr, Machine: m, GPUMap: "all:x"}, `gpu-map: "x" is not a GPU count in [0, 1000000]`},
+		{Spec{Trace: tr, Machine: m, GPUMap: "procs:0"}, `gpu-map: procs:0 needs processors per GPU in [1, 1000000]`},
+		{Spec{Trace: tr, Machine: m, GPUMap: "field16:1=2,1=3"}, `gpu-map: partition number 1 mapped twice`},
+		{Spec{Trace: tr, Machine: m, GPUMap: "some:1"}, `gpu-map: "some:1" is not one of all:N, field16:V=N,...,*=N or procs:K`},
+		{Spec{Trace: tr, Machine: m, GPUCap: "fast"}, `gpucap: "fast" is not one of performance, powersave, dr`},
+		{Spec{Trace: tr, Machine: m, GPUCap: "dr", PowerCap: "uniform"}, `gpucap: dr cannot be combined with the uniform CPU cap; use --powercap dr`},
+		{Spec{Trace: tr, Machine: m, GPUAppMap: "one:nosuch"}, `gpu-app-map: `},
+		{Spec{Trace: plain, GPUCap: "dr"}, `gpucap: "dr" needs a machine file with GPU nodes (--machine)`},
+		{Spec{Trace: plain, GPUMap: "all:1"}, `gpu-map: "all:1" needs a machine file with GPU nodes (--machine)`},
+	} {
+		ds, err := Load(tc.s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Run(context.Background(), tc.s, ds, Outputs{})
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%+v: error %v, want %q", tc.s, err, tc.want)
 		}
 	}
 }

@@ -203,7 +203,11 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 	var pcsv *results.PowerCSV
 	var apow *results.AsyncPower
 	if out.Power != nil {
-		if pcsv, err = results.NewPowerCSV(out.Power, out.PowerStep); err != nil {
+		newPower := results.NewPowerCSV
+		if machineHasGPUs(mach) {
+			newPower = results.NewPowerCSVDevices // gpu.go
+		}
+		if pcsv, err = newPower(out.Power, out.PowerStep); err != nil {
 			return nil, err
 		}
 		apow = results.NewAsyncPower(pcsv) // power.csv is formatted on its own goroutine
