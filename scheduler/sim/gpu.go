@@ -327,3 +327,27 @@ func gpuTopW(cores, gpus int, gpuIdleW, idleW float64) float64 {
 	}
 	return top
 }
+
+// Compare policies of GPU machines: gpucap-dr is GPU-only capping (CPU
+// jobs and the CPU knob at the top, the dr governor on the GPU knob;
+// baselines performance and powersave); powercap-joint is joint capping
+// (--powercap dr --gpucap dr; baselines powercap-performance and
+// powercap-powersave). CPU-only capping is powercap-dr.
+const (
+	gpuPolicy   = "gpucap-dr"
+	jointPolicy = capPrefix + "joint"
+)
+
+// applyGPUPolicy sets the spec's governor fields for the GPU compare
+// policies and reports whether p is one.
+func applyGPUPolicy(s *Spec, p string) bool {
+	switch p {
+	case gpuPolicy:
+		s.DVFS, s.PowerCap, s.Malleable, s.GPUCap = "performance", "", 0, "dr"
+	case jointPolicy:
+		s.DVFS, s.PowerCap, s.Malleable, s.GPUCap = "performance", "dr", 0, "dr"
+	default:
+		return false
+	}
+	return true
+}

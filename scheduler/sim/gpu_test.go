@@ -3,6 +3,7 @@ package sim
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -196,6 +197,48 @@ func TestGPUMapAndErrors(t *testing.T) {
 		_, err = Run(context.Background(), tc.s, ds, Outputs{})
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%+v: error %v, want %q", tc.s, err, tc.want)
+		}
+	}
+}
+
+// drsim compare's GPU policies are the runs of their flags: gpucap-dr is
+// --gpucap dr, powercap-joint is --powercap dr --gpucap dr, each row's
+// energy that of the direct run with the same events.
+func TestCompareGPUPolicies(t *testing.T) {
+	var lines []string
+	for i := range 40 {
+		procs, part := 1, 1
+		if i%2 == 0 {
+			procs, part = 2, 2
+		}
+		lines = append(lines, fmt.Sprintf("%d %d -1 %d %d -1 -1 %d %d -1 1 1 1 1 1 %d -1 -1", i+1, i*300, 2000+100*i, procs, procs, 4000+100*i, part))
+	}
+	m, tr := gpuFiles(t, lines...)
+	base := Spec{Trace: tr, Machine: m, PartitionMap: "field16:1=cpu,2=gpu", GPUMap: "all:4", DRRatio: 0.5, DRLimit: 0.3, DRDuration: "1h-2h", Check: true}
+	c, err := Compare(context.Background(), CompareConfig{Base: base, Policies: []string{"gpucap-dr", "powercap-joint"}, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Rows) != 2 {
+		t.Fatalf("%d rows", len(c.Rows))
+	}
+	for i, flags := range []Spec{{GPUCap: "dr"}, {PowerCap: "dr", GPUCap: "dr"}} {
+		s := base
+		s.GPUCap, s.PowerCap = flags.GPUCap, flags.PowerCap
+		ds, err := Load(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(context.Background(), s, ds, Outputs{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := c.Rows[i]
+		if r.EnergyKWh != res.Summary.EnergyKWh || r.Violations != 0 || r.MaxExcessW != 0 {
+			t.Errorf("%s: energy %v kWh (direct run %v), %d violations, excess %v W", r.Policy, r.EnergyKWh, res.Summary.EnergyKWh, r.Violations, r.MaxExcessW)
+		}
+		if res.Summary.DRHours == 0 {
+			t.Errorf("%s: no DR time", r.Policy)
 		}
 	}
 }
