@@ -54,7 +54,7 @@ func simFlags() []cli.Flag {
 		&cli.StringFlag{Name: "machine", Usage: "machine file `FILE` (node types and partitions, docs/machine.md) or builtin:default|perlmutter"},
 		&cli.StringFlag{Name: "dr-partition", Usage: "with --machine: DR limits apply to this partition's nodes only, and governors govern its jobs only (default: the whole machine)"},
 		&cli.StringFlag{Name: "partition-map", Usage: "job→partition rule with --machine: all:NAME or field16:1=cpu,2=gpu,*=cpu (default: by name for sacct traces, else the default partition)"},
-		&cli.StringFlag{Name: "gpucap", Usage: "GPU knob of GPU jobs on a machine with GPU nodes: performance (max cap), powersave (min cap) or dr (docs/gpu-dr.md; default performance)"},
+		&cli.StringFlag{Name: "gpucap", Usage: "GPU knob of GPU jobs on a machine with GPU nodes: performance (max cap), powersave (min cap), dr or uniform (docs/gpu-dr.md; default performance)"},
 		&cli.StringFlag{Name: "gpu-app-map", Usage: "GPU jobs' profiles, as --app-map over the built-in GPU profiles with a joint model (default mix)"},
 		&cli.StringFlag{Name: "gpu-map", Usage: "GPUs per job routed to a GPU partition: all:N, field16:V=N,*=N or procs:K (one per K processors; default: from the trace)"},
 	}

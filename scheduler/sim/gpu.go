@@ -40,7 +40,7 @@ import (
 const GPUGridN = 5
 
 // GPUCapModes are the values of Spec.GPUCap ("" = performance).
-var GPUCapModes = []string{"performance", "powersave", "dr"}
+var GPUCapModes = []string{"performance", "powersave", "dr", "uniform"}
 
 // gpuProfiles returns the built-in GPU profiles that can give pair
 // levels (a joint model with both powers), by name.
@@ -124,9 +124,15 @@ func useGPUs(cfg *scheduler.Config, d Spec, m *machine.Machine, src scheduler.So
 	if err := oneOf("gpucap", gmode, GPUCapModes...); err != nil {
 		return nil, nil, nil, err
 	}
-	if gmode == "dr" && cmode == "uniform" {
+	switch {
+	case gmode == "dr" && cmode == "uniform":
 		return nil, nil, nil, fmt.Errorf("gpucap: dr cannot be combined with the uniform CPU cap; use --powercap dr")
+	case gmode == "uniform" && cmode == "dr":
+		return nil, nil, nil, fmt.Errorf("gpucap: uniform cannot be combined with the dr CPU governor; use --powercap uniform")
+	case gmode == "uniform" && d.DRPartition != "":
+		return nil, nil, nil, fmt.Errorf("gpucap: the uniform cap shares the limit over the whole machine; use --gpucap dr with --dr-partition")
 	}
+	uniform := gmode == "uniform" || cmode == "uniform"
 	profs := gpuProfiles()
 	am, err := powercap.NewAppMap(defaultStr(d.GPUAppMap, "mix"), profs, d.Seed)
 	if err != nil {
@@ -137,14 +143,17 @@ func useGPUs(cfg *scheduler.Config, d Spec, m *machine.Machine, src scheduler.So
 		return nil, nil, nil, err
 	}
 	cfg.Apps = slices.Clone(cfg.Apps)
-	if gmode == "dr" && cmode != "dr" {
+	if (gmode == "dr" || gmode == "uniform") && cmode != gmode && cmode != "uniform" {
 		// GPU-only capping: the CPU applications keep the one level their
-		// static governor gives them; the run's governor is dr.
+		// static governor gives them; the run's governor is the GPU knob's.
 		for i, t := range cfg.Apps {
 			t.Levels = pick(t.Levels, cmode)
 			cfg.Apps[i] = t
 		}
 		cfg.Governor = &scheduler.DR{}
+		if gmode == "uniform" {
+			cfg.Governor = &scheduler.Uniform{}
+		}
 	}
 	nCPU := len(cfg.Apps)
 	cfg.GPUShare = make([][]float64, nCPU, nCPU+len(profs)*len(cfg.Parts))
@@ -173,9 +182,16 @@ func useGPUs(cfg *scheduler.Config, d Spec, m *machine.Machine, src scheduler.So
 			tab := powercap.Table{App: pr.Name + "@" + part.Name, Knob: powercap.Joint}
 			share := make([]float64, 0, len(pt.Levels))
 			cores, gpn := float64(t.Cores), float64(t.GPUs)
+			if uniform { // ascending X, the order scheduler.UniformLevel reads (stable: CPU cap major among equals)
+				slices.SortStableFunc(pt.Levels, func(a, b powercap.PairLevel) int {
+					return cmpFloat(a.CPUCap+gpn*a.GPUCap, b.CPUCap+gpn*b.GPUCap)
+				})
+			}
 			for _, l := range pt.Levels {
 				v, _ := pr.JointAt(l.CPUCap, l.GPUCap)
-				tab.Levels = append(tab.Levels, powercap.Level{X: (l.CPUCap + gpn*l.GPUCap) / cores,
+				// X bounds Power as a cap bounds a CPU level (p_cpu ≤ c,
+				// p_gpu ≤ g): the uniform cap's guarantee holds per processor.
+				tab.Levels = append(tab.Levels, powercap.Level{X: idleW + (l.CPUCap+gpn*(l.GPUCap-t.GPUIdleW))/cores,
 					Power: idleW + (v.CPUPower+gpn*(v.GPUPower-t.GPUIdleW))/cores, Scale: l.Scale})
 				share = append(share, gpn*v.GPUPower/cores)
 			}

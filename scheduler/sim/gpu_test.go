@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -184,9 +185,11 @@ func TestGPUMapAndErrors(t *testing.T) {
 		{Spec{Trace: tr, Machine: m, GPUMap: "procs:0"}, `gpu-map: procs:0 needs processors per GPU in [1, 1000000]`},
 		{Spec{Trace: tr, Machine: m, GPUMap: "field16:1=2,1=3"}, `gpu-map: partition number 1 mapped twice`},
 		{Spec{Trace: tr, Machine: m, GPUMap: "some:1"}, `gpu-map: "some:1" is not one of all:N, field16:V=N,...,*=N or procs:K`},
-		{Spec{Trace: tr, Machine: m, GPUCap: "fast"}, `gpucap: "fast" is not one of performance, powersave, dr`},
+		{Spec{Trace: tr, Machine: m, GPUCap: "fast"}, `gpucap: "fast" is not one of performance, powersave, dr, uniform`},
 		{Spec{Trace: tr, Machine: m, GPUCap: "dr", PowerCap: "uniform"}, `gpucap: dr cannot be combined with the uniform CPU cap; use --powercap dr`},
 		{Spec{Trace: tr, Machine: m, GPUAppMap: "one:nosuch"}, `gpu-app-map: `},
+		{Spec{Trace: tr, Machine: m, GPUCap: "uniform", PowerCap: "dr"}, `gpucap: uniform cannot be combined with the dr CPU governor; use --powercap uniform`},
+		{Spec{Trace: tr, Machine: m, GPUCap: "uniform", DRPartition: "gpu"}, `gpucap: the uniform cap shares the limit over the whole machine; use --gpucap dr with --dr-partition`},
 		{Spec{Trace: plain, GPUCap: "dr"}, `gpucap: "dr" needs a machine file with GPU nodes (--machine)`},
 		{Spec{Trace: plain, GPUMap: "all:1"}, `gpu-map: "all:1" needs a machine file with GPU nodes (--machine)`},
 	} {
@@ -240,5 +243,57 @@ func TestCompareGPUPolicies(t *testing.T) {
 		if res.Summary.DRHours == 0 {
 			t.Errorf("%s: no DR time", r.Policy)
 		}
+	}
+}
+
+// --gpucap uniform: under a limit L on a machine of N processors, a GPU
+// job runs at the pair with the largest X ≤ L/N (X = IdleW + (CPU cap +
+// GPUs·(GPU cap − gpu_idle_w))/cores bounds the pair's power per
+// processor), so it takes that pair's Scale times its work.
+func TestGPUCapUniform(t *testing.T) {
+	m, tr := gpuFiles(t, "1 100 -1 1000 1 -1 -1 1 2000 -1 1 1 1 1 1 2 -1 -1")
+	ev := filepath.Join(t.TempDir(), "ev.csv")
+	const limit = 7000.0 // 700 W per processor of 10
+	if err := os.WriteFile(ev, []byte("start,end,limit_w\n0,100000,7000\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := Spec{Trace: tr, Machine: m, PartitionMap: "field16:1=cpu,2=gpu", GPUMap: "all:4", GPUAppMap: "one:minigan@rtx6000",
+		GPUCap: "uniform", DREvents: ev}
+	ds, err := Load(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var jobs bytes.Buffer
+	res, err := Run(context.Background(), s, ds, Outputs{Jobs: &jobs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := slices.Index(res.Apps, "minigan@rtx6000@gpu")
+	if k < 0 {
+		t.Fatalf("apps %v", res.Apps)
+	}
+	lv := res.Tables[k].Levels
+	if len(lv) != GPUGridN {
+		t.Fatalf("%d levels; want %d (GPU caps at the top CPU cap)", len(lv), GPUGridN)
+	}
+	c, pick := limit/10, -1
+	for i, l := range lv {
+		if i > 0 && l.X < lv[i-1].X {
+			t.Fatalf("levels not ascending in X: %v", lv)
+		}
+		if l.X <= c {
+			pick = i
+		}
+		if l.Power > l.X {
+			t.Errorf("level %d: power %v W above its X %v", i, l.Power, l.X)
+		}
+	}
+	if pick <= 0 || pick == len(lv)-1 {
+		t.Fatalf("limit share %v W picks level %d of %v: choose a limit between levels", c, pick, lv)
+	}
+	row := strings.Split(strings.Split(strings.TrimSpace(jobs.String()), "\n")[1], ",")
+	got, _ := strconv.ParseFloat(row[8], 64)
+	if want := 1000 * lv[pick].Scale; math.Abs(got-want) > 1e-6 {
+		t.Errorf("runtime %v s, want %v (level %d)", got, want, pick)
 	}
 }
