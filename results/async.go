@@ -142,8 +142,15 @@ func (a *Async) Close() error {
 type AsyncPower struct{ w *worker[[]powerRow] }
 
 type powerRow struct {
-	t, watts, limit float64
-	busy, running   int
+	t, watts, limit, gpuW float64
+	busy, running         int
+	devices               bool
+}
+
+// DevicePowerWriter is a PowerWriter that also takes the busy GPUs' power
+// (PowerCSV, scheduler.DevicePowerObserver).
+type DevicePowerWriter interface {
+	PowerDevices(t, watts, limit, gpuW float64, busy, running int) error
 }
 
 // PowerWriter is what AsyncPower feeds: PowerCSV, or anything with the
@@ -155,9 +162,16 @@ type PowerWriter interface {
 // NewAsyncPower starts the goroutine that feeds inner.
 func NewAsyncPower(inner PowerWriter) *AsyncPower {
 	mk := func() *[]powerRow { b := make([]powerRow, 0, asyncRecords); return &b }
+	dev, _ := inner.(DevicePowerWriter)
 	consume := func(b *[]powerRow) error {
 		for _, r := range *b {
-			if err := inner.Power(r.t, r.watts, r.limit, r.busy, r.running); err != nil {
+			var err error
+			if r.devices && dev != nil {
+				err = dev.PowerDevices(r.t, r.watts, r.limit, r.gpuW, r.busy, r.running)
+			} else {
+				err = inner.Power(r.t, r.watts, r.limit, r.busy, r.running)
+			}
+			if err != nil {
 				return err
 			}
 		}
@@ -169,7 +183,17 @@ func NewAsyncPower(inner PowerWriter) *AsyncPower {
 // Power queues one row.
 func (a *AsyncPower) Power(t, watts, limit float64, busy, running int) error {
 	b := a.w.cur
-	*b = append(*b, powerRow{t, watts, limit, busy, running})
+	*b = append(*b, powerRow{t: t, watts: watts, limit: limit, busy: busy, running: running})
+	if len(*b) < asyncRecords {
+		return nil
+	}
+	return a.w.send()
+}
+
+// PowerDevices queues one row with the busy GPUs' power.
+func (a *AsyncPower) PowerDevices(t, watts, limit, gpuW float64, busy, running int) error {
+	b := a.w.cur
+	*b = append(*b, powerRow{t: t, watts: watts, limit: limit, gpuW: gpuW, busy: busy, running: running, devices: true})
 	if len(*b) < asyncRecords {
 		return nil
 	}

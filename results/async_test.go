@@ -78,7 +78,7 @@ func TestAsyncOrderAndCopies(t *testing.T) {
 type powerRows struct{ rows []powerRow }
 
 func (p *powerRows) Power(t, w, l float64, b, r int) error {
-	p.rows = append(p.rows, powerRow{t, w, l, b, r})
+	p.rows = append(p.rows, powerRow{t: t, watts: w, limit: l, busy: b, running: r})
 	return nil
 }
 
@@ -98,7 +98,7 @@ func TestAsyncPowerOrder(t *testing.T) {
 		t.Fatalf("%d rows, want %d", len(p.rows), n)
 	}
 	for i, r := range p.rows {
-		if r != (powerRow{float64(i), 2 * float64(i), 7, i, i % 5}) {
+		if r != (powerRow{t: float64(i), watts: 2 * float64(i), limit: 7, busy: i, running: i % 5}) {
 			t.Fatalf("row %d = %+v", i, r)
 		}
 	}

@@ -10,15 +10,33 @@ import (
 )
 
 // JobsHeader is the header of jobs.csv: Batsim's columns, then drsim's.
-const JobsHeader = "job_id,workload_name,submission_time,requested_number_of_resources,requested_time," +
+const JobsHeader = jobsCols + "\n"
+
+const jobsCols = "job_id,workload_name,submission_time,requested_number_of_resources,requested_time," +
 	"success,final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time," +
-	"stretch,allocated_resources,consumed_energy,bounded_slowdown,evictions,wasted_energy\n"
+	"stretch,allocated_resources,consumed_energy,bounded_slowdown,evictions,wasted_energy"
 
 // JobsCSV streams jobs.csv. It formats numbers by hand into one reused
 // buffer: no reflection, no allocation per row.
 type JobsCSV struct {
-	w   *bufio.Writer
-	buf []byte
+	w       *bufio.Writer
+	buf     []byte
+	devices bool // cpu_energy,gpu_energy columns (NewJobsCSVDevices)
+}
+
+// JobsDevicesHeader is the header of jobs.csv on machines with GPUs: two
+// more columns, the finishing run's energy drawn by its GPUs
+// (gpu_energy) and the rest of it (cpu_energy: CPU packages and the
+// nodes' other draw); they sum to consumed_energy.
+const JobsDevicesHeader = jobsCols + ",cpu_energy,gpu_energy\n"
+
+// NewJobsCSVDevices is NewJobsCSV with the per-device columns.
+func NewJobsCSVDevices(w io.Writer) (*JobsCSV, error) {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	if _, err := bw.WriteString(JobsDevicesHeader); err != nil {
+		return nil, err
+	}
+	return &JobsCSV{w: bw, buf: make([]byte, 0, 256), devices: true}, nil
 }
 
 // NewJobsCSV writes the header to w and returns the writer. Call Flush at
@@ -71,6 +89,12 @@ func (j *JobsCSV) Record(r *Record) error {
 	b = strconv.AppendInt(b, int64(r.Evictions), 10)
 	b = append(b, ',')
 	b = appendMilli(b, r.Wasted)
+	if j.devices {
+		b = append(b, ',')
+		b = appendMilli(b, r.Energy-r.GPUEnergy)
+		b = append(b, ',')
+		b = appendMilli(b, r.GPUEnergy)
+	}
 	b = append(b, '\n')
 	j.buf = b
 	_, err := j.w.Write(b)

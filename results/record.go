@@ -34,6 +34,9 @@ type Record struct {
 	Wasted      float64 // J consumed by runs that were evicted
 	StartedInDR bool    // the finishing run started under a finite power limit
 	Work        float64 // processor-seconds of the finishing run (procs × (End − Start))
+	// On machines with GPUs: the part of Energy and Wasted drawn by the
+	// job's GPUs (J); the rest is CPU packages and the nodes' other draw.
+	GPUEnergy, GPUWasted float64
 }
 
 // Wait returns the waiting time Start − Submit.

@@ -70,6 +70,12 @@ type Summary struct {
 	TransitionKWh float64 `json:"transition_energy_kwh,omitempty"`
 	Boots         int     `json:"boots,omitempty"`
 
+	// Per device, on machines with GPUs (Devices set): the job energy
+	// (JobKWh) drawn by busy GPUs, and the rest of it (CPU packages and the
+	// nodes' other draw); omitted without GPUs.
+	CPUKWh *float64 `json:"cpu_energy_kwh,omitempty"`
+	GPUKWh *float64 `json:"gpu_energy_kwh,omitempty"`
+
 	// Level problems (dr and DR-Scale governors) solved in full, and those
 	// whose search hit powercap.MCKP's budget: their answer is feasible,
 	// within MaxGapPct of optimal (from the LP bound), not proven optimal.
@@ -287,6 +293,9 @@ func (s *Summary) WriteTable(w io.Writer) error {
 	t.Add("mean turnaround", fmt.Sprintf("%.0f s", s.MeanTurn))
 	if s.hasPow {
 		t.Add("energy (jobs + idle)", fmt.Sprintf("%.1f kWh (%.1f + %.1f)", s.EnergyKWh, s.JobKWh, s.IdleKWh))
+		if s.CPUKWh != nil && s.GPUKWh != nil {
+			t.Add("job energy CPU / GPU", fmt.Sprintf("%.1f / %.1f kWh", *s.CPUKWh, *s.GPUKWh))
+		}
 		if s.OffKWh > 0 || s.TransitionKWh > 0 || s.Boots > 0 {
 			t.Add("node energy off / booting", fmt.Sprintf("%.1f / %.1f kWh (%d boots)", s.OffKWh, s.TransitionKWh, s.Boots))
 		}

@@ -181,6 +181,10 @@ func (e *Engine) finalChecks() {
 	if !agree(e.jobJ, m.BusyJ) {
 		e.violate("energy: jobs' own energies sum to %.6f J, the meter's job energy is %.6f J", e.jobJ, m.BusyJ)
 	}
+	// GPUs (gpu.go): Σ jobs' own GPU energies against the machine's.
+	if e.gpuOn && !agree(e.jobGPUJ, e.gpuJ) {
+		e.violate("energy: jobs' own GPU energies sum to %.6f J, the machine's GPU energy is %.6f J", e.jobGPUJ, e.gpuJ)
+	}
 	// The integral of the total power against its parts.
 	if total, parts := m.TotalJ(), m.Energy(); !agree(total, parts) {
 		e.violate("energy: ∫P dt = %.6f J but jobs + idle + off + transition = %.6f J", total, parts)

@@ -107,6 +107,9 @@ type Config struct {
 	// power only; governors then govern its jobs only); "" = the whole
 	// machine.
 	LimitPart string
+	// GPUShare (gpu.go), per application (nil rows: CPU applications), per
+	// level: the part of Levels[lv].Power drawn by GPUs (W per processor).
+	GPUShare [][]float64
 }
 
 // Stats are the engine's own counters.
@@ -157,6 +160,10 @@ type job struct {
 	// idle, and their sum, which its power carries on top of procs × level.
 	part                   int32
 	idleAdjW, gpuW, extraW float64
+	// GPUs (gpu.go): the draw of its GPUs now, their energy in the
+	// current run and in evicted runs; gpuMod: its levels carry GPU power.
+	gpuPow, gpuJ, gpuWasted float64
+	gpuMod                  bool
 }
 
 // Engine replays jobs through a policy on a cluster. Build it with New and
@@ -231,6 +238,12 @@ type Engine struct {
 	lim      *cluster.Meter
 	scope    int
 	govAware bool
+
+	// GPUs (gpu.go): per-device accounting is on (a partition has GPUs);
+	// Σ running jobs' GPU draw, its integral, and (Check) Σ jobs' own.
+	gpuOn                 bool
+	gpuNow, gpuJ, jobGPUJ float64
+	gpuLim, lastGPU       float64 // the limited partition's (Config.LimitPart); last reported
 }
 
 // New validates cfg and builds an engine.
@@ -288,6 +301,15 @@ func New(cfg Config) (*Engine, error) {
 		if len(t.Levels) == 0 {
 			return nil, fmt.Errorf("scheduler: application %d (%s) has no power levels", i, t.App)
 		}
+		if i < len(cfg.GPUShare) && cfg.GPUShare[i] != nil && len(cfg.GPUShare[i]) != len(t.Levels) {
+			return nil, fmt.Errorf("scheduler: application %d (%s) has %d levels but %d GPU shares", i, t.App, len(t.Levels), len(cfg.GPUShare[i]))
+		}
+	}
+	for _, p := range cfg.Parts {
+		e.gpuOn = e.gpuOn || (e.hasPower && p.GPUs > 0)
+	}
+	if len(cfg.GPUShare) > len(cfg.Apps) {
+		return nil, fmt.Errorf("scheduler: %d GPU share rows for %d applications", len(cfg.GPUShare), len(cfg.Apps))
 	}
 	for i, l := range cfg.Limits {
 		if math.IsNaN(l.W) || l.W <= 0 {
@@ -374,6 +396,9 @@ func (e *Engine) Run(ctx context.Context, src Source) error {
 			break
 		}
 		if t > e.now {
+			if e.gpuOn {
+				e.gpuJ += e.gpuNow * (t - e.now)
+			}
 			e.meter.Advance(t)
 			if e.lim != e.meter {
 				e.lim.Advance(t)

@@ -87,6 +87,9 @@ func (e *Engine) submit(w *workloads.Job) {
 			j.app = 0
 		}
 	}
+	if e.parts != nil {
+		e.gpuAdmit(j) // gpu.go
+	}
 	if e.hasPower && e.cfg.JobLevel != nil {
 		if lv := e.cfg.JobLevel(w); lv >= 0 && lv < len(e.cfg.Apps[j.app].Levels) {
 			j.fixed = lv
@@ -223,6 +226,7 @@ func (e *Engine) start(slot int32, now float64) float64 {
 	j.level = e.startLevel(j)
 	if e.hasPower {
 		j.power = float64(j.procs)*e.cfg.Apps[j.app].Levels[j.level].Power + j.extraW
+		e.gpuSet(j, ready <= now) // gpu.go
 	}
 	if e.cfg.Network != nil {
 		j.comm, j.ratio = e.cfg.Network.Started(slot, j.app, j.procs, j.alloc)
@@ -248,6 +252,7 @@ func (e *Engine) sync(j *job) {
 	if dt > 0 {
 		j.alpha += dt / j.dur
 		j.energy += j.power * dt
+		j.gpuJ += j.gpuPow * dt
 		j.last = e.now
 	}
 	// Finish times are rounded to the clock's resolution at now, which is
@@ -267,7 +272,9 @@ func (e *Engine) finish(slot int32) error {
 			e.violate("job %d ended while not running (state %d)", j.id, j.state)
 		}
 		e.jobJ += j.energy + j.wasted
+		e.jobGPUJ += j.gpuJ + j.gpuWasted
 	}
+	e.gpuStop(j) // gpu.go
 	e.meter.Change(-j.power, -j.procs)
 	if e.parts != nil {
 		e.partMeter(j, -j.power, -j.procs)
@@ -294,6 +301,9 @@ func (e *Engine) finish(slot int32) error {
 	}
 	if e.hasPower {
 		r.Energy, r.Wasted = j.energy, j.wasted
+	}
+	if e.gpuOn {
+		r.GPUEnergy, r.GPUWasted = j.gpuJ, j.gpuWasted
 	}
 	j.state = 0
 	j.gen++
@@ -323,6 +333,7 @@ func (e *Engine) retime(slot int32, lv int) {
 		e.partMeter(j, newPower-j.power, 0)
 	}
 	j.power, j.level = newPower, lv
+	e.gpuSet(j, true) // gpu.go
 	e.refreshRunning(slot)
 	e.retimeTo(slot, oldM)
 }
@@ -357,6 +368,7 @@ func (e *Engine) evict(slot int32) {
 		return
 	}
 	e.sync(j)
+	e.gpuStop(j) // gpu.go
 	e.meter.Change(-j.power, -j.procs)
 	if e.parts != nil {
 		e.partMeter(j, -j.power, -j.procs)
@@ -366,6 +378,8 @@ func (e *Engine) evict(slot int32) {
 	if e.cfg.Network != nil {
 		e.cfg.Network.Finished(slot)
 	}
+	j.gpuWasted += j.gpuJ
+	j.gpuJ = 0
 	j.wasted += j.energy
 	j.energy, j.alpha, j.power = 0, 0, 0
 	j.evictions++
@@ -415,6 +429,11 @@ func (e *Engine) observePower() error {
 		busy, running = e.machineBusy()
 	}
 	cur := [4]float64{e.lim.Power(), e.lim.Limit, float64(busy), float64(running)} // lim: the limited partition's with Config.LimitPart
+	if e.gpuOn {
+		if ok, err := e.observeDevices(cur, busy, running); ok { // gpu.go
+			return err
+		}
+	}
 	if cur == e.lastPow {
 		return nil
 	}

@@ -16,7 +16,7 @@ var compareCommand = &cli.Command{
 	Description: "One row per (policy, DR ratio, size) on stdout (Markdown); --out DIR also writes compare.csv and, with --plot,\n" +
 		"power-over-time and saving-vs-turnaround SVGs. --dr-ratio and --procs take comma lists here.",
 	Flags: append(compareFlags(),
-		&cli.StringFlag{Name: "policies", Usage: "governors to compare, comma separated", Value: "performance,powersave,dr"},
+		&cli.StringFlag{Name: "policies", Usage: "governors to compare, comma separated (on a machine with GPU nodes also gpucap-dr and powercap-joint: docs/gpu-dr.md)", Value: "performance,powersave,dr"},
 		&cli.IntFlag{Name: "workers", Usage: "concurrent runs (0: GOMAXPROCS); output does not depend on it"},
 		&cli.StringFlag{Name: "out", Usage: "directory for compare.csv (and plots)"},
 		&cli.BoolFlag{Name: "force", Usage: "overwrite an existing --out directory"},

@@ -54,6 +54,9 @@ func simFlags() []cli.Flag {
 		&cli.StringFlag{Name: "machine", Usage: "machine file `FILE` (node types and partitions, docs/machine.md) or builtin:default|perlmutter"},
 		&cli.StringFlag{Name: "dr-partition", Usage: "with --machine: DR limits apply to this partition's nodes only, and governors govern its jobs only (default: the whole machine)"},
 		&cli.StringFlag{Name: "partition-map", Usage: "job→partition rule with --machine: all:NAME or field16:1=cpu,2=gpu,*=cpu (default: by name for sacct traces, else the default partition)"},
+		&cli.StringFlag{Name: "gpucap", Usage: "GPU knob of GPU jobs on a machine with GPU nodes: performance (max cap), powersave (min cap), dr or uniform (docs/gpu-dr.md; default performance)"},
+		&cli.StringFlag{Name: "gpu-app-map", Usage: "GPU jobs' profiles, as --app-map over the built-in GPU profiles with a joint model (default mix)"},
+		&cli.StringFlag{Name: "gpu-map", Usage: "GPUs per job routed to a GPU partition: all:N, field16:V=N,*=N or procs:K (one per K processors; default: from the trace)"},
 	}
 }
 
@@ -77,5 +80,6 @@ func specFromFlags(c *cli.Context) sim.Spec {
 		SuspendAfter: c.Float64("suspend-after"), ResumeTime: c.Float64("resume-time"),
 		BootW: c.Float64("boot-w"), OffW: c.Float64("off-w"),
 		Machine: c.String("machine"), PartitionMap: c.String("partition-map"), DRPartition: c.String("dr-partition"),
+		GPUCap: c.String("gpucap"), GPUAppMap: c.String("gpu-app-map"), GPUMap: c.String("gpu-map"),
 	}
 }

@@ -16,11 +16,16 @@ type Power struct {
 	Limit  []Step     // power limit in W; optional; +Inf (or NaN) means no limit and is not drawn
 	Events []Interval // DR events in s, shaded behind the lines; optional
 	End    float64    // end of the drawn span in s; zero: the latest step time or event end
+	// GPU is the busy GPUs' part of Steps in W, optional: drawn as the
+	// lower layer of a stack whose top is the cluster power, so the band
+	// between the two is everything else (CPU packages, the nodes' rest).
+	GPU []Step
 }
 
 var (
 	powerStyle = draw.LineStyle{Color: palette[0], Width: vg.Points(1)}
 	limitStyle = draw.LineStyle{Color: palette[2], Width: vg.Points(1.5), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}
+	gpuStyle   = draw.LineStyle{Color: palette[1], Width: vg.Points(1)}
 )
 
 // PowerOverTime draws cluster power (and the power limit, where there is one)
@@ -37,6 +42,9 @@ func PowerOverTime(w io.Writer, in Power, opt Options) error {
 		return err
 	}
 	if err := checkSteps("limit", in.Limit, true); err != nil {
+		return err
+	}
+	if err := checkSteps("GPU", in.GPU, false); err != nil {
 		return err
 	}
 	if err := checkIntervals("event", in.Events); err != nil {
@@ -70,6 +78,12 @@ func PowerOverTime(w io.Writer, in Power, opt Options) error {
 	}
 	p.Add(power)
 	entries := []legendEntry{{"Cluster power", power}}
+	if len(in.GPU) > 0 {
+		gpu := newStepSeries(in.GPU, t0, t1, unit.secs, 1, gpuStyle)
+		gpu.ydiv = ydiv
+		p.Add(gpu)
+		entries = []legendEntry{{"Total (CPU, rest, GPU)", power}, {"GPU (lower layer)", gpu}}
+	}
 	if limit.finite {
 		p.Add(limit)
 		entries = append(entries, legendEntry{"Power limit", limit})

@@ -22,3 +22,20 @@ func (p powerPair) Power(t, watts, limit float64, busy, running int) error {
 	}
 	return p[1].Power(t, watts, limit, busy, running)
 }
+
+// PowerDevices forwards the power state with the busy GPUs' power, to
+// observers that take it, and without it to the others.
+func (p powerPair) PowerDevices(t, watts, limit, gpuW float64, busy, running int) error {
+	for _, o := range p {
+		var err error
+		if d, ok := o.(scheduler.DevicePowerObserver); ok {
+			err = d.PowerDevices(t, watts, limit, gpuW, busy, running)
+		} else {
+			err = o.Power(t, watts, limit, busy, running)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

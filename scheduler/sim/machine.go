@@ -19,7 +19,8 @@ import (
 // returns the machine and the peak power that fractional DR limits refer
 // to: every processor busy at the most power-hungry application's top
 // level (maxW per processor), with the partitions' idle draws above idleW
-// and every GPU busy; only the limited partition's with Spec.DRPartition.
+// and, on GPU nodes, the larger of that and a GPU job's top pair level
+// (gpuTopW); only the limited partition's with Spec.DRPartition.
 // The machine is nil without a machine file.
 func useMachine(cfg *scheduler.Config, d Spec, tr *workloads.Trace, idleW, maxW float64) (*machine.Machine, float64, error) {
 	if d.Machine == "" {
@@ -71,7 +72,9 @@ func useMachine(cfg *scheduler.Config, d Spec, tr *workloads.Trace, idleW, maxW 
 		if t.IdleW > 0 {
 			peak += float64(p.Procs) * (part.IdleW - idleW)
 		}
-		peak += float64(len(p.Nodes)*t.GPUs) * part.GPUBusyW
+		if t.GPUs > 0 { // gpu.go: GPU jobs draw their pair levels, CPU jobs leave the GPUs idle
+			peak += float64(p.Procs) * max(0, gpuTopW(t.Cores, t.GPUs, t.GPUIdleW, idleW)-maxW)
+		}
 	}
 	return m, peak, nil
 }

@@ -18,6 +18,7 @@ import (
 type Timeline struct {
 	procs        int
 	power, limit []plot.Step
+	gpu          []plot.Step // busy GPUs' power (PowerDevices), on machines with GPUs
 	util         []plot.Step
 	times        [][2]float64 // submit, start
 	bars         []plot.Bar
@@ -38,6 +39,14 @@ func (tl *Timeline) Power(t, watts, limit float64, busy, _ int) error {
 	tl.limit = append(tl.limit, plot.Step{T: t, W: limit})
 	tl.util = append(tl.util, plot.Step{T: t, W: 100 * float64(busy) / float64(max(tl.procs, 1))})
 	return nil
+}
+
+// PowerDevices records the cluster state at t with the busy GPUs' power
+// (scheduler.DevicePowerObserver): the power figure stacks GPU power under
+// the total.
+func (tl *Timeline) PowerDevices(t, watts, limit, gpuW float64, busy, running int) error {
+	tl.gpu = append(tl.gpu, plot.Step{T: t, W: gpuW})
+	return tl.Power(t, watts, limit, busy, running)
 }
 
 // Record records one finished job.
@@ -142,7 +151,7 @@ func (tl *Timeline) Figures(limits []scheduler.LimitStep, f plot.Format) ([]Figu
 		return nil
 	}
 	if err := add("power", func(b *bytes.Buffer) error {
-		return plot.PowerOverTime(b, plot.Power{Steps: tl.power, Limit: tl.limit, Events: events, End: end}, opt)
+		return plot.PowerOverTime(b, plot.Power{Steps: tl.power, Limit: tl.limit, Events: events, End: end, GPU: tl.gpu}, opt)
 	}); err != nil {
 		return nil, err
 	}

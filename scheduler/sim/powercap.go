@@ -203,11 +203,14 @@ func isCapPolicy(p string) bool { return strings.HasPrefix(p, capPrefix) }
 
 // checkPolicy validates a compare policy name.
 func checkPolicy(p string) error {
+	if p == gpuPolicy { // gpu.go
+		return nil
+	}
 	if !isCapPolicy(p) {
 		_, err := scheduler.Governors.New(p, scheduler.GovernorConfig{})
 		return err
 	}
-	if m := strings.TrimPrefix(p, capPrefix); m != "dr-scale" {
+	if m := strings.TrimPrefix(p, capPrefix); m != "dr-scale" && m != "joint" { // joint: gpu.go
 		return oneOf("policy", m, PowerCapModes...)
 	}
 	return nil
@@ -215,6 +218,9 @@ func checkPolicy(p string) error {
 
 // applyPolicy sets the spec's governor fields for compare policy p.
 func applyPolicy(s *Spec, p string) {
+	if applyGPUPolicy(s, p) { // gpu.go
+		return
+	}
 	if !isCapPolicy(p) {
 		s.DVFS, s.PowerCap, s.Malleable = p, "", 0
 		return

@@ -185,7 +185,11 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 	var jobs *results.JobsCSV
 	var async *results.Async
 	if out.Jobs != nil {
-		if jobs, err = results.NewJobsCSV(out.Jobs); err != nil {
+		newJobs := results.NewJobsCSV
+		if machineHasGPUs(mach) {
+			newJobs = results.NewJobsCSVDevices // gpu.go
+		}
+		if jobs, err = newJobs(out.Jobs); err != nil {
 			return nil, err
 		}
 		async = results.NewAsync(jobs) // jobs.csv is formatted on its own goroutine
@@ -199,7 +203,11 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 	var pcsv *results.PowerCSV
 	var apow *results.AsyncPower
 	if out.Power != nil {
-		if pcsv, err = results.NewPowerCSV(out.Power, out.PowerStep); err != nil {
+		newPower := results.NewPowerCSV
+		if machineHasGPUs(mach) {
+			newPower = results.NewPowerCSVDevices // gpu.go
+		}
+		if pcsv, err = newPower(out.Power, out.PowerStep); err != nil {
 			return nil, err
 		}
 		apow = results.NewAsyncPower(pcsv) // power.csv is formatted on its own goroutine
@@ -213,13 +221,17 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 	if err := useNetwork(&cfg, d, pw.names, sum); err != nil {
 		return nil, err
 	}
-	eng, err := scheduler.New(cfg)
-	if err != nil {
-		return nil, specErr(err)
-	}
 	var src scheduler.Source = &scheduler.SliceSource{Jobs: tr.Jobs}
 	if out.Source != nil {
 		src = out.Source
+	}
+	src, gpuNames, gpuTables, err := useGPUs(&cfg, d, mach, src) // gpu.go
+	if err != nil {
+		return nil, specErr(err)
+	}
+	eng, err := scheduler.New(cfg)
+	if err != nil {
+		return nil, specErr(err)
 	}
 	if err := eng.Run(ctx, src); err != nil {
 		return nil, err
@@ -252,6 +264,11 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 		return nil, err
 	}
 	fillEnergy(sum, eng)
+	if eng.GPUOn() {
+		g := eng.GPUEnergy() / 3.6e6
+		c := sum.JobKWh - g
+		sum.CPUKWh, sum.GPUKWh = &c, &g
+	}
 	if g, ok := cfg.Governor.(interface{ LevelStats() scheduler.LevelStats }); ok {
 		ls := g.LevelStats()
 		sum.LevelSolves, sum.ApproxSolves, sum.MaxGapPct = ls.Solves, ls.OverBudget, 100*ls.MaxGap
@@ -264,8 +281,8 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 		}
 	}
 	sum.DropWhy = strings.Join(why, ", ")
-	return &Result{Spec: d, Summary: sum, Stats: st, Limits: limits, Apps: pw.names, PeakW: peakW,
-		Tables: pw.tables, AppOf: cfg.AppOf, WindowExcessW: win.result(sum.LastEnd), Parts: eng.PartStats()}, nil
+	return &Result{Spec: d, Summary: sum, Stats: st, Limits: limits, Apps: append(slices.Clip(pw.names), gpuNames...), PeakW: peakW,
+		Tables: append(slices.Clip(pw.tables), gpuTables...), AppOf: cfg.AppOf, WindowExcessW: win.result(sum.LastEnd), Parts: eng.PartStats()}, nil
 }
 
 func fillEnergy(s *results.Summary, eng *scheduler.Engine) {

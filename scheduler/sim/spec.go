@@ -65,6 +65,11 @@ type Spec struct {
 	Machine      string `toml:"machine" json:"machine,omitempty"`             // machine.toml or builtin:NAME; "" = one pool of Procs processors
 	PartitionMap string `toml:"partition_map" json:"partition_map,omitempty"` // job→partition rule: all:NAME | field16:1=cpu,2=gpu,*=cpu; "" = by name (sacct) or the default partition
 	DRPartition  string `toml:"dr_partition" json:"dr_partition,omitempty"`   // power limits apply to this partition's nodes only; "" = the whole machine
+
+	// GPU jobs on a machine file's GPU nodes (gpu.go, docs/gpu-dr.md).
+	GPUCap    string `toml:"gpucap" json:"gpucap,omitempty"`           // performance (default) | powersave | dr: the GPU knob's governor
+	GPUAppMap string `toml:"gpu_app_map" json:"gpu_app_map,omitempty"` // GPU jobs' profiles, as app_map over the built-in GPU profiles; "" = mix
+	GPUMap    string `toml:"gpu_map" json:"gpu_map,omitempty"`         // GPUs per job: all:N | field16:V=N,*=N | procs:K; "" = from the trace
 }
 
 // WithDefaults returns s with every zero field set to its default: the
