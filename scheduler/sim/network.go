@@ -157,7 +157,8 @@ type netApp struct {
 }
 
 type netJob struct {
-	nodes                 []int32 // topology nodes, reused across the slot's jobs
+	nodes                 []int32         // topology nodes, reused across the slot's jobs
+	rounds                netmodel.Rounds // the placement's path statistics, for re-pricing
 	app                   int32
 	ratio                 float64
 	running, inNet, dirty bool
@@ -191,8 +192,9 @@ func NewNetAdapter(m *netmodel.Model, apps []netmodel.App, procsPerNode int, int
 }
 
 // ratio is Model.AppRatio(j.nodes, app, share), with the compact
-// denominator cached per node count and uncontended ratios cached per
-// placement: the same sums in the same order, so the same value.
+// denominator cached per node count, uncontended ratios cached per
+// placement and the job's path statistics kept for its re-pricings
+// (netmodel.Rounds): the same sums in the same order, so the same value.
 func (a *NetAdapter) ratio(j *netJob, share float64) float64 {
 	var r *float64
 	if share == 1 {
@@ -216,8 +218,9 @@ func (a *NetAdapter) ratio(j *netJob, share float64) float64 {
 	}
 	p := &a.apps[j.app]
 	var num float64
+	j.rounds.Rewind()
 	for _, tr := range p.Traffic {
-		num += tr.Weight * a.m.CommTime(j.nodes, tr.Pattern, tr.Size, share)
+		num += tr.Weight * a.m.CommTimeRounds(&j.rounds, j.nodes, tr.Pattern, tr.Size, share)
 	}
 	v := 1.0
 	if den := a.compactTime(j.app, len(j.nodes)); den > 0 && num > 0 {
@@ -260,6 +263,7 @@ func (a *NetAdapter) Started(slot int32, app, procs int, alloc []cluster.Range) 
 	}
 	j := &a.jobs[slot]
 	j.nodes = a.nodesOf(alloc, j.nodes[:0])
+	j.rounds.Reset()
 	j.app, j.running, j.ratio = int32(app), true, 1
 	p := &a.apps[app]
 	if p.Fraction == 0 || len(p.Traffic) == 0 || len(j.nodes) < 2 {
