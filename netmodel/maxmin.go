@@ -71,13 +71,13 @@ func (s *mmScratch) solve(caps []float64, off, flat []int32, coef, priv, rates [
 			rates[f] = priv[f] // no shared link: nothing ever lowers its level
 			continue
 		}
-		s.push(mmItem{s.level(priv[f], flat[off[f]:off[f+1]]), int32(f)})
+		s.push(mmItem{level(priv[f], flat[off[f]:off[f+1]], s.rem, s.load), int32(f)})
 	}
 	for len(s.heap) > 0 {
 		it := s.pop()
 		f := it.link
 		lo, hi := off[f], off[f+1]
-		lv := s.level(priv[f], flat[lo:hi])
+		lv := level(priv[f], flat[lo:hi], s.rem, s.load)
 		if lv > it.key*(1+1e-12) {
 			s.push(mmItem{lv, f})
 			continue
@@ -100,8 +100,7 @@ func (s *mmScratch) solve(caps []float64, off, flat []int32, coef, priv, rates [
 // level is the bottleneck level of a variable with bound lv whose links are
 // ls: math.Min over rem/load, written out (math.Min is a call on amd64). The
 // values are never −0 (rem ≥ +0, load > 0), and a NaN wins as in math.Min.
-func (s *mmScratch) level(lv float64, ls []int32) float64 {
-	rem, load := s.rem, s.load
+func level(lv float64, ls []int32, rem, load []float64) float64 {
 	for _, l := range ls {
 		if d := load[l]; d > 0 {
 			if v := rem[l] / d; v < lv || v != v {

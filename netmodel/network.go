@@ -96,37 +96,34 @@ type Network struct {
 	mm       mmScratch
 
 	// component and recompute scratch, reused across calls
-	linkStamp []uint32 // per link: stamp of the last component walk to mark it
-	local     []int32  // per link: component-local index (valid when stamped)
-	jobStamp  []uint32 // per job index: stamp of the last walk to reach it
+	linkStamp []uint32  // per link: stamp of the last component walk to mark it
+	jobStamp  []uint32  // per job index: stamp of the last walk to reach it
+	rem, lsum []float64 // per link: capacity left and Σ a_jl of unfrozen jobs (valid on the component's shared links)
 	stamp     uint32
 	queue     []int32
-	comp      []int32
+	comp      []int64 // id<<32 | index, sorted: the component in id order
 	changed   []int32
 	route     []int32
-	caps      []float64
-	coef      []float64
-	priv      []float64
 	rates     []float64
-	flat, off []int32
 }
 
 type netJob struct {
 	id     int32
-	links  []int32   // distinct links crossed, sorted
+	links  []int32   // distinct links crossed, in route order
 	load   []float64 // flows of the job on each of links
-	shared []int32   // positions in links of the links other jobs use too
+	shared []int32   // the links of links that other jobs use too
+	coef   []float64 // the job's load on each of shared
 	alone  float64   // x_j with the job alone: min_l c_l / a_jl
 	priv   float64   // min c_l / a_jl over the private links (+Inf: none)
 	share  float64
-	dirty  bool // shared and priv need recomputing (a link's sharing changed)
+	dirty  bool // shared, coef and priv need recomputing (a link's sharing changed)
 }
 
 // NewNetwork returns an empty network on t.
 func NewNetwork(t *Topology) *Network {
 	L := len(t.links)
 	return &Network{t: t, idx: map[int32]int32{}, linkJobs: make([][]int32, L),
-		count: make([]int32, L), linkStamp: make([]uint32, L), local: make([]int32, L)}
+		count: make([]int32, L), linkStamp: make([]uint32, L), rem: make([]float64, L), lsum: make([]float64, L)}
 }
 
 // Share is the job's bandwidth share in (0,1]: its rate with all jobs over
@@ -167,7 +164,7 @@ func (n *Network) Add(job int32, flows []Flow) ([]int32, error) {
 		n.jobStamp = append(n.jobStamp, 0)
 	}
 	j := &n.jobs[k]
-	*j = netJob{id: job, links: j.links[:0], load: j.load[:0], shared: j.shared[:0], share: 1, alone: math.Inf(1)}
+	*j = netJob{id: job, links: j.links[:0], load: j.load[:0], shared: j.shared[:0], coef: j.coef[:0], share: 1, alone: math.Inf(1)}
 	for _, f := range flows {
 		if f.Src < 0 || f.Src >= n.t.nodes || f.Dst < 0 || f.Dst >= n.t.nodes {
 			for _, l := range j.links {
@@ -184,7 +181,8 @@ func (n *Network) Add(job int32, flows []Flow) ([]int32, error) {
 			n.count[l]++
 		}
 	}
-	slices.Sort(j.links)
+	// The order of links does not matter: the solver takes minima (exact in
+	// any order) and sums integer loads (exact in any order).
 	for _, l := range j.links {
 		load := float64(n.count[l])
 		j.load = append(j.load, load)
@@ -238,20 +236,23 @@ func (n *Network) Remove(job int32) []int32 {
 	return n.recompute(n.component(seeds))
 }
 
-// component returns the job indices connected to seeds (job indices,
-// duplicates allowed; the slice is used as the walk's queue) through shared
-// links, sorted by job id. Each link's job list is scanned once.
-func (n *Network) component(seeds []int32) []int32 {
+// component returns the jobs connected to seeds (job indices, duplicates
+// allowed; the slice is used as the walk's queue) through shared links, as
+// id<<32|index sorted, so in id order. Each link's job list is scanned once.
+func (n *Network) component(seeds []int32) []int64 {
 	st := n.nextStamp()
 	comp := n.comp[:0]
 	queue := seeds
 	for _, s := range seeds {
 		if n.jobStamp[s] != st {
 			n.jobStamp[s] = st
-			comp = append(comp, s)
+			comp = append(comp, int64(n.jobs[s].id)<<32|int64(s))
 		}
 	}
-	queue = append(queue[:0], comp...)
+	queue = queue[:0]
+	for _, c := range comp {
+		queue = append(queue, int32(c))
+	}
 	for len(queue) > 0 {
 		k := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
@@ -259,8 +260,7 @@ func (n *Network) component(seeds []int32) []int32 {
 		if j.dirty {
 			n.classify(j)
 		}
-		for _, p := range j.shared {
-			l := j.links[p]
+		for _, l := range j.shared {
 			if n.linkStamp[l] == st {
 				continue
 			}
@@ -268,14 +268,14 @@ func (n *Network) component(seeds []int32) []int32 {
 			for _, o := range n.linkJobs[l] {
 				if n.jobStamp[o] != st {
 					n.jobStamp[o] = st
-					comp = append(comp, o)
+					comp = append(comp, int64(n.jobs[o].id)<<32|int64(o))
 					queue = append(queue, o)
 				}
 			}
 		}
 	}
 	n.queue = queue
-	slices.SortFunc(comp, func(a, b int32) int { return int(n.jobs[a].id) - int(n.jobs[b].id) })
+	slices.Sort(comp)
 	n.comp = comp
 	return comp
 }
@@ -294,11 +294,12 @@ func (n *Network) nextStamp() uint32 {
 // classify recomputes which of j's links are shared and the bound of its
 // private ones.
 func (n *Network) classify(j *netJob) {
-	j.shared = j.shared[:0]
+	j.shared, j.coef = j.shared[:0], j.coef[:0]
 	j.priv = math.Inf(1)
 	for i, l := range j.links {
 		if len(n.linkJobs[l]) > 1 {
-			j.shared = append(j.shared, int32(i))
+			j.shared = append(j.shared, l)
+			j.coef = append(j.coef, j.load[i])
 		} else {
 			j.priv = math.Min(j.priv, n.t.links[l].BW/j.load[i])
 		}
@@ -306,33 +307,15 @@ func (n *Network) classify(j *netJob) {
 	j.dirty = false
 }
 
-// recompute solves max-min over the component's jobs (indices sorted by
-// id), updates shares and returns the ids of the jobs whose share changed.
-func (n *Network) recompute(comp []int32) []int32 {
-	caps, coef, flat, priv := n.caps[:0], n.coef[:0], n.flat[:0], n.priv[:0]
-	off := append(n.off[:0], 0)
-	st := n.nextStamp()
-	for _, k := range comp {
-		j := &n.jobs[k]
-		for _, p := range j.shared {
-			l := j.links[p]
-			if n.linkStamp[l] != st { // first visit in this recompute
-				n.linkStamp[l] = st
-				n.local[l] = int32(len(caps))
-				caps = append(caps, n.t.links[l].BW)
-			}
-			flat = append(flat, n.local[l])
-			coef = append(coef, j.load[p])
-		}
-		off = append(off, int32(len(flat)))
-		priv = append(priv, j.priv)
-	}
+// recompute solves max-min over the component's jobs, updates shares and
+// returns the ids of the jobs whose share changed.
+func (n *Network) recompute(comp []int64) []int32 {
 	rates := resize(n.rates, len(comp))
-	n.mm.solve(caps, off, flat, coef, priv, rates)
-	n.caps, n.coef, n.flat, n.priv, n.off, n.rates = caps, coef, flat, priv, off, rates
+	n.solve(comp, rates)
+	n.rates = rates
 	changed := n.changed[:0]
-	for f, k := range comp {
-		j := &n.jobs[k]
+	for f, c := range comp {
+		j := &n.jobs[int32(c)]
 		share := 1.0
 		if len(j.links) > 0 {
 			share = math.Min(1, rates[f]/j.alone)
@@ -344,4 +327,54 @@ func (n *Network) recompute(comp []int32) []int32 {
 	}
 	n.changed = changed
 	return changed
+}
+
+// solve is mmScratch.solve (see there) for the component's jobs, variable f
+// being job comp[f], on the jobs' shared links with their priv bounds,
+// working in per-link arrays indexed by global link id instead of a
+// flattened copy. Same operations in the same order, so the same rates.
+func (n *Network) solve(comp []int64, rates []float64) {
+	rem, lsum, links := n.rem, n.lsum, n.t.links
+	for _, c := range comp {
+		for _, l := range n.jobs[int32(c)].shared {
+			rem[l], lsum[l] = links[l].BW, 0
+		}
+	}
+	for _, c := range comp {
+		j := &n.jobs[int32(c)]
+		for i, l := range j.shared {
+			lsum[l] += j.coef[i]
+		}
+	}
+	s := &n.mm
+	s.heap = s.heap[:0]
+	for f, c := range comp {
+		j := &n.jobs[int32(c)]
+		if len(j.shared) == 0 {
+			rates[f] = j.priv // no shared link: nothing ever lowers its level
+			continue
+		}
+		s.push(mmItem{level(j.priv, j.shared, rem, lsum), int32(f)})
+	}
+	for len(s.heap) > 0 {
+		it := s.pop()
+		f := it.link
+		j := &n.jobs[int32(comp[f])]
+		lv := level(j.priv, j.shared, rem, lsum)
+		if lv > it.key*(1+1e-12) {
+			s.push(mmItem{lv, f})
+			continue
+		}
+		rates[f] = lv
+		for i, l := range j.shared {
+			c := j.coef[i]
+			// math.Max(0, v) without the call: −0 and negatives give +0, NaN stays.
+			if v := rem[l] - c*lv; v <= 0 {
+				rem[l] = 0
+			} else {
+				rem[l] = v
+			}
+			lsum[l] -= c
+		}
+	}
 }
