@@ -94,6 +94,7 @@ type Network struct {
 	linkJobs [][]int32 // per link: indices of jobs with a flow on it
 	count    []int32   // scratch: flows per global link while adding a job
 	mm       mmScratch
+	cache    []routeEntry
 
 	// component and recompute scratch, reused across calls
 	linkStamp []uint32  // per link: stamp of the last component walk to mark it
@@ -123,7 +124,8 @@ type netJob struct {
 func NewNetwork(t *Topology) *Network {
 	L := len(t.links)
 	return &Network{t: t, idx: map[int32]int32{}, linkJobs: make([][]int32, L),
-		count: make([]int32, L), linkStamp: make([]uint32, L), rem: make([]float64, L), lsum: make([]float64, L)}
+		count: make([]int32, L), linkStamp: make([]uint32, L), rem: make([]float64, L), lsum: make([]float64, L),
+		cache: make([]routeEntry, routeCacheSize)}
 }
 
 // Share is the job's bandwidth share in (0,1]: its rate with all jobs over
@@ -139,13 +141,49 @@ func (n *Network) Share(job int32) float64 {
 // Len is the number of jobs in the network.
 func (n *Network) Len() int { return len(n.idx) }
 
-// AddJob is Add(job, JobFlows(nodes, pat)) after checking the nodes.
+// AddJob is Add(job, JobFlows(nodes, pat)) after checking the nodes. The
+// links of recent placements are cached (direct-mapped by a hash of nodes
+// and pat), so a job placed where an earlier one ran is not routed again.
 func (n *Network) AddJob(job int32, nodes []int32, pat Pattern) ([]int32, error) {
+	if _, dup := n.idx[job]; dup {
+		return nil, fmt.Errorf("netmodel: job %d is already in the network", job)
+	}
+	h := uint64(14695981039346656037) ^ uint64(pat)
+	for _, v := range nodes {
+		h = (h ^ uint64(uint32(v))) * 1099511628211
+	}
+	e := &n.cache[h&(routeCacheSize-1)]
+	if e.used && e.pat == pat && slices.Equal(e.nodes, nodes) {
+		k := n.alloc(job)
+		j := &n.jobs[k]
+		j.links, j.load, j.alone = append(j.links, e.links...), append(j.load, e.load...), e.alone
+		return n.insert(k), nil
+	}
 	if err := n.t.CheckNodes(nodes); err != nil {
 		return nil, err
 	}
-	return n.Add(job, JobFlows(nodes, pat))
+	changed, err := n.Add(job, JobFlows(nodes, pat))
+	if err == nil {
+		j := &n.jobs[n.idx[job]]
+		e.used, e.pat, e.alone = true, pat, j.alone
+		e.nodes = append(e.nodes[:0], nodes...)
+		e.links = append(e.links[:0], j.links...)
+		e.load = append(e.load[:0], j.load...)
+	}
+	return changed, err
 }
+
+// routeEntry is the link set of one placement and pattern.
+type routeEntry struct {
+	used  bool
+	pat   Pattern
+	alone float64
+	nodes []int32
+	links []int32
+	load  []float64
+}
+
+const routeCacheSize = 1 << 12 // placements, a power of two
 
 // Add routes the job's flows, recomputes the rates of the jobs it shares
 // links with (transitively), and returns the ids of the jobs whose share
@@ -155,16 +193,8 @@ func (n *Network) Add(job int32, flows []Flow) ([]int32, error) {
 	if _, dup := n.idx[job]; dup {
 		return nil, fmt.Errorf("netmodel: job %d is already in the network", job)
 	}
-	var k int32
-	if f := len(n.free); f > 0 {
-		k, n.free = n.free[f-1], n.free[:f-1]
-	} else {
-		k = int32(len(n.jobs))
-		n.jobs = append(n.jobs, netJob{})
-		n.jobStamp = append(n.jobStamp, 0)
-	}
+	k := n.alloc(job)
 	j := &n.jobs[k]
-	*j = netJob{id: job, links: j.links[:0], load: j.load[:0], shared: j.shared[:0], coef: j.coef[:0], share: 1, alone: math.Inf(1)}
 	for _, f := range flows {
 		if f.Src < 0 || f.Src >= n.t.nodes || f.Dst < 0 || f.Dst >= n.t.nodes {
 			for _, l := range j.links {
@@ -188,21 +218,46 @@ func (n *Network) Add(job int32, flows []Flow) ([]int32, error) {
 		j.load = append(j.load, load)
 		n.count[l] = 0
 		j.alone = math.Min(j.alone, n.t.links[l].BW/load)
+	}
+	return n.insert(k), nil
+}
+
+// alloc takes a free entry of the job table for job, emptied but keeping
+// its slices' capacity.
+func (n *Network) alloc(job int32) int32 {
+	var k int32
+	if f := len(n.free); f > 0 {
+		k, n.free = n.free[f-1], n.free[:f-1]
+	} else {
+		k = int32(len(n.jobs))
+		n.jobs = append(n.jobs, netJob{})
+		n.jobStamp = append(n.jobStamp, 0)
+	}
+	j := &n.jobs[k]
+	*j = netJob{id: job, links: j.links[:0], load: j.load[:0], shared: j.shared[:0], coef: j.coef[:0], share: 1, alone: math.Inf(1)}
+	return k
+}
+
+// insert puts job k, with its links, loads and alone set, on its links and
+// recomputes its component; see Add.
+func (n *Network) insert(k int32) []int32 {
+	j := &n.jobs[k]
+	for _, l := range j.links {
 		if lj := n.linkJobs[l]; len(lj) == 1 {
 			n.jobs[lj[0]].dirty = true // l was private to lj[0]
 		}
 		n.linkJobs[l] = append(n.linkJobs[l], k)
 	}
-	n.idx[job] = k
+	n.idx[j.id] = k
 	j.dirty = true
 	n.queue = append(n.queue[:0], k)
 	changed := n.recompute(n.component(n.queue))
-	if !slices.Contains(changed, job) {
-		changed = append(changed, job)
+	if id := j.id; !slices.Contains(changed, id) {
+		changed = append(changed, id)
 		slices.Sort(changed)
 	}
 	n.changed = changed
-	return changed, nil
+	return changed
 }
 
 // Remove deletes the job's flows and returns the ids of the remaining jobs

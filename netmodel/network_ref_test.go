@@ -344,7 +344,8 @@ func TestNetworkMatchesReference(t *testing.T) {
 		// machine: a window of the node order so that jobs overlap heavily
 		window := min(tp.Nodes(), 240)
 		var live []int32
-		for step := 0; step < 1500; step++ {
+		var pool [][]int32
+		for step := 0; step < 1000; step++ {
 			if len(live) > 0 && (rng.IntN(2) == 0 || len(live) > 40) {
 				i := rng.IntN(len(live))
 				id := live[i]
@@ -360,17 +361,20 @@ func TestNetworkMatchesReference(t *testing.T) {
 				}
 				P := 1 + rng.IntN(min(64, window))
 				var nodes []int32
-				if rng.IntN(2) == 0 {
-					all, _ := Place(tp, P, places[rng.IntN(len(places))], rng)
-					nodes = all
-				} else { // random distinct nodes of the window (several jobs may share a node)
+				switch r := rng.IntN(3); {
+				case r == 0 && len(pool) > 0: // a placement seen before (AddJob's cache)
+					nodes = pool[rng.IntN(len(pool))]
+				case r == 1:
+					nodes, _ = Place(tp, P, places[rng.IntN(len(places))], rng)
+				default: // random distinct nodes of the window (several jobs may share a node)
 					for _, k := range rng.Perm(window)[:P] {
 						nodes = append(nodes, tp.NodeOrder()[k])
 					}
 				}
-				flows := JobFlows(nodes, pats[rng.IntN(len(pats))])
-				got, err1 := n.Add(id, flows)
-				want, err2 := ref.Add(id, flows)
+				pool = append(pool, nodes)
+				pat := pats[rng.IntN(len(pats))]
+				got, err1 := n.AddJob(id, nodes, pat)
+				want, err2 := ref.Add(id, JobFlows(nodes, pat))
 				if (err1 == nil) != (err2 == nil) || !slices.Equal(got, want) {
 					t.Fatalf("%s step %d: Add(%d) changed %v (%v), reference %v (%v)", tp.Name, step, id, got, err1, want, err2)
 				}
