@@ -157,6 +157,12 @@ type Rounds struct {
 // Reset forgets the recorded rounds.
 func (r *Rounds) Reset() { r.st, r.pos = r.st[:0], 0 }
 
+// Len is the number of recorded rounds.
+func (r *Rounds) Len() int { return len(r.st) }
+
+// CopyFrom makes r a copy of src's record, rewound.
+func (r *Rounds) CopyFrom(src *Rounds) { r.st, r.pos = append(r.st[:0], src.st...), 0 }
+
 // Rewind starts replaying the recorded rounds from the first.
 func (r *Rounds) Rewind() { r.pos = 0 }
 
