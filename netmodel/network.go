@@ -90,9 +90,9 @@ type Network struct {
 	t        *Topology
 	idx      map[int32]int32 // job id → index in jobs
 	jobs     []netJob
-	free     []int32   // unused indices of jobs
-	linkJobs [][]int32 // per link: indices of jobs with a flow on it
-	count    []int32   // scratch: flows per global link while adding a job
+	free     []int32     // unused indices of jobs
+	linkJobs [][]linkUse // per link: the jobs with a flow on it
+	count    []int32     // scratch: flows per global link while adding a job
 	mm       mmScratch
 	cache    []routeEntry
 
@@ -123,7 +123,7 @@ type netJob struct {
 // NewNetwork returns an empty network on t.
 func NewNetwork(t *Topology) *Network {
 	L := len(t.links)
-	return &Network{t: t, idx: map[int32]int32{}, linkJobs: make([][]int32, L),
+	return &Network{t: t, idx: map[int32]int32{}, linkJobs: make([][]linkUse, L),
 		count: make([]int32, L), linkStamp: make([]uint32, L), rem: make([]float64, L), lsum: make([]float64, L),
 		cache: make([]routeEntry, routeCacheSize)}
 }
@@ -242,11 +242,11 @@ func (n *Network) alloc(job int32) int32 {
 // recomputes its component; see Add.
 func (n *Network) insert(k int32) []int32 {
 	j := &n.jobs[k]
-	for _, l := range j.links {
+	for i, l := range j.links {
 		if lj := n.linkJobs[l]; len(lj) == 1 {
-			n.jobs[lj[0]].dirty = true // l was private to lj[0]
+			n.nowShared(lj[0], l)
 		}
-		n.linkJobs[l] = append(n.linkJobs[l], k)
+		n.linkJobs[l] = append(n.linkJobs[l], linkUse{k, int32(j.load[i])})
 	}
 	n.idx[j.id] = k
 	j.dirty = true
@@ -274,14 +274,19 @@ func (n *Network) Remove(job int32) []int32 {
 	seeds := n.queue[:0]
 	for _, l := range j.links {
 		lj := n.linkJobs[l]
-		if i := slices.Index(lj, k); i >= 0 {
-			lj = slices.Delete(lj, i, i+1)
+		for i, u := range lj {
+			if u.k == k {
+				lj = slices.Delete(lj, i, i+1)
+				break
+			}
 		}
 		n.linkJobs[l] = lj
 		if len(lj) == 1 {
-			n.jobs[lj[0]].dirty = true // l is private to lj[0] now
+			n.nowPrivate(lj[0], l)
 		}
-		seeds = append(seeds, lj...)
+		for _, u := range lj {
+			seeds = append(seeds, u.k)
+		}
 	}
 	j.id = -1
 	if len(seeds) == 0 {
@@ -320,8 +325,8 @@ func (n *Network) component(seeds []int32) []int64 {
 				continue
 			}
 			n.linkStamp[l] = st
-			for _, o := range n.linkJobs[l] {
-				if n.jobStamp[o] != st {
+			for _, u := range n.linkJobs[l] {
+				if o := u.k; n.jobStamp[o] != st {
 					n.jobStamp[o] = st
 					comp = append(comp, int64(n.jobs[o].id)<<32|int64(o))
 					queue = append(queue, o)
@@ -355,11 +360,46 @@ func (n *Network) classify(j *netJob) {
 		if len(n.linkJobs[l]) > 1 {
 			j.shared = append(j.shared, l)
 			j.coef = append(j.coef, j.load[i])
-		} else {
-			j.priv = math.Min(j.priv, n.t.links[l].BW/j.load[i])
+		} else if v := n.t.links[l].BW / j.load[i]; v < j.priv { // math.Min of positive values
+			j.priv = v
 		}
 	}
 	j.dirty = false
+}
+
+// linkUse is a job (index k) with n flows on a link.
+type linkUse struct{ k, n int32 }
+
+// nowShared updates job u.k when its private link l gains a second job: l
+// joins its shared links, and priv is recomputed (by classify) only if l
+// may have been its minimum.
+func (n *Network) nowShared(u linkUse, l int32) {
+	j := &n.jobs[u.k]
+	if j.dirty {
+		return
+	}
+	c := float64(u.n)
+	j.shared, j.coef = append(j.shared, l), append(j.coef, c)
+	if n.t.links[l].BW/c <= j.priv {
+		j.dirty = true
+	}
+}
+
+// nowPrivate updates job u.k when its shared link l is left to it alone: l
+// leaves its shared links (order does not matter to the solver) and bounds
+// priv.
+func (n *Network) nowPrivate(u linkUse, l int32) {
+	j := &n.jobs[u.k]
+	if j.dirty {
+		return
+	}
+	i := slices.Index(j.shared, l)
+	last := len(j.shared) - 1
+	j.shared[i], j.coef[i] = j.shared[last], j.coef[last]
+	j.shared, j.coef = j.shared[:last], j.coef[:last]
+	if v := n.t.links[l].BW / float64(u.n); v < j.priv {
+		j.priv = v
+	}
 }
 
 // recompute solves max-min over the component's jobs, updates shares and
@@ -390,15 +430,16 @@ func (n *Network) recompute(comp []int64) []int32 {
 // flattened copy. Same operations in the same order, so the same rates.
 func (n *Network) solve(comp []int64, rates []float64) {
 	rem, lsum, links := n.rem, n.lsum, n.t.links
-	for _, c := range comp {
-		for _, l := range n.jobs[int32(c)].shared {
-			rem[l], lsum[l] = links[l].BW, 0
-		}
-	}
+	st := n.nextStamp()
 	for _, c := range comp {
 		j := &n.jobs[int32(c)]
 		for i, l := range j.shared {
-			lsum[l] += j.coef[i]
+			if n.linkStamp[l] != st { // first job on l: 0 + a_jl = a_jl exactly
+				n.linkStamp[l] = st
+				rem[l], lsum[l] = links[l].BW, j.coef[i]
+			} else {
+				lsum[l] += j.coef[i]
+			}
 		}
 	}
 	s := &n.mm
