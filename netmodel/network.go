@@ -17,11 +17,15 @@ type Flow struct{ Src, Dst int32 }
 //	alltoall: shifts i → i+s for s ∈ {1, P/4, P/2, 3P/4} (a sample of the P−1 shifts)
 //	halo3d: the six grid neighbours (fewer on grid axes of size 1 or 2)
 func JobFlows(nodes []int32, pat Pattern) []Flow {
+	return appendJobFlows(nil, nodes, pat)
+}
+
+// appendJobFlows appends JobFlows(nodes, pat) to out.
+func appendJobFlows(out []Flow, nodes []int32, pat Pattern) []Flow {
 	P := len(nodes)
 	if P < 2 || pat == NoComm {
-		return nil
+		return out
 	}
-	var out []Flow
 	add := func(i, j int) {
 		if nodes[i] != nodes[j] {
 			out = append(out, Flow{nodes[i], nodes[j]})
@@ -29,10 +33,12 @@ func JobFlows(nodes []int32, pat Pattern) []Flow {
 	}
 	switch pat {
 	case AllToAll:
-		shifts := []int{1, P / 4, P / 2, 3 * P / 4}
-		slices.Sort(shifts)
-		shifts = slices.Compact(shifts)
-		for _, s := range shifts {
+		shifts := [...]int{1, P / 4, P / 2, 3 * P / 4}
+		slices.Sort(shifts[:])
+		for k, s := range shifts {
+			if k > 0 && s == shifts[k-1] {
+				continue // slices.Compact
+			}
 			if s%P != 0 {
 				for i := 0; i < P; i++ {
 					add(i, (i+s)%P)
@@ -105,6 +111,7 @@ type Network struct {
 	comp      []int64 // id<<32 | index, sorted: the component in id order
 	changed   []int32
 	route     []int32
+	flows     []Flow
 	rates     []float64
 }
 
@@ -162,7 +169,8 @@ func (n *Network) AddJob(job int32, nodes []int32, pat Pattern) ([]int32, error)
 	if err := n.t.CheckNodes(nodes); err != nil {
 		return nil, err
 	}
-	changed, err := n.Add(job, JobFlows(nodes, pat))
+	n.flows = appendJobFlows(n.flows[:0], nodes, pat)
+	changed, err := n.Add(job, n.flows)
 	if err == nil {
 		j := &n.jobs[n.idx[job]]
 		e.used, e.pat, e.alone = true, pat, j.alone
