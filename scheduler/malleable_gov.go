@@ -60,7 +60,8 @@ type DRScale struct {
 	vals    []float64
 	slots   []int32
 	sizeBuf []int
-	orig    map[int32]origSize
+	orig    []origSize  // by slot
+	sc      []sizeCache // by slot
 	lowered bool
 	// restore's state: after its first pass, the shrunk jobs still to
 	// grow (slots, with their job seq to notice finished ones).
@@ -83,6 +84,18 @@ type origSize struct {
 	seq       int64
 	n0        int
 	malleable bool
+	ok        bool // set: the zero value is "not seen"
+}
+
+// sizeCache is a running job's candidate sizes and their runtime factors
+// t(n)/t(cur) as of its current size: they change only when the job is
+// resized (or the slot holds another job), not as its work progresses.
+type sizeCache struct {
+	seq   int64
+	cur   int
+	fixed bool
+	n     []int
+	tf    []float64
 }
 
 // scaleJob is one running job as the optimiser sees it; its options are
@@ -92,6 +105,7 @@ type scaleJob struct {
 	n0, cur  int
 	app      int
 	from, to int
+	best     int // the least-cost option (ties: least weight, then first), within the class
 }
 
 // scaleOpt is what an option means.
@@ -141,14 +155,14 @@ func (g *DRScale) factor(app int, r float64) float64 {
 // info returns the requested size of running slot s (remembered from the
 // first time it was seen) and whether it is malleable.
 func (g *DRScale) info(c *Control, s int32) origSize {
-	if g.orig == nil {
-		g.orig = map[int32]origSize{}
+	for int(s) >= len(g.orig) {
+		g.orig = append(g.orig, origSize{})
 	}
 	id, seq := c.JobKey(s)
-	o, ok := g.orig[s]
-	if !ok || o.seq != seq {
+	o := g.orig[s]
+	if !o.ok || o.seq != seq {
 		j := &c.e.jobs[s]
-		o = origSize{seq: seq, n0: j.procs, malleable: g.Malleable != nil && g.Malleable(id) && j.fixed < 0}
+		o = origSize{seq: seq, n0: j.procs, malleable: g.Malleable != nil && g.Malleable(id) && j.fixed < 0, ok: true}
 		g.orig[s] = o
 	}
 	return o
@@ -199,6 +213,7 @@ func (g *DRScale) restore(c *Control) {
 	if !g.lowered {
 		g.restoring = false
 		clear(g.orig) // only running jobs matter; forget finished ones
+		clear(g.sc)
 	}
 }
 
@@ -217,12 +232,18 @@ func (g *DRScale) collect(c *Control) {
 
 // addJob appends running job j (slot s) and its options: every candidate
 // size × level (only its level when fixed).
+//
+// The sizes and their factors come from the slot's sizeCache when the job
+// has not changed size since (the same values: the same calls on the same
+// arguments). The least-cost option is found while the options are built,
+// by solve's comparison in solve's order.
 func (g *DRScale) addJob(s int32, j Job, o origSize, lv []powercap.Level, pause, idle float64) {
 	sj := scaleJob{slot: s, n0: o.n0, cur: j.Procs, app: j.App, from: len(g.opts)}
 	rem := max(0, j.Estimate-j.Done)
-	fc := g.factor(j.App, float64(j.Procs)/float64(o.n0))
-	for _, n := range g.sizes(o, j.Procs, j.Fixed) {
-		tf := g.factor(j.App, float64(n)/float64(o.n0)) / fc
+	sc := g.sizesOf(s, j, o)
+	var best powercap.Option
+	for i, n := range sc.n {
+		tf := sc.tf[i]
 		nf := float64(n)
 		for k, l := range lv {
 			if j.Fixed && k != j.Level {
@@ -232,12 +253,36 @@ func (g *DRScale) addJob(s int32, j Job, o origSize, lv []powercap.Level, pause,
 			if n != j.Procs {
 				cost += nf * l.Power * pause
 			}
-			g.opts = append(g.opts, powercap.Option{Weight: nf*l.Power + float64(j.Procs-n)*idle, Cost: cost})
+			opt := powercap.Option{Weight: nf*l.Power + float64(j.Procs-n)*idle, Cost: cost}
+			if i := len(g.opts) - sj.from; i == 0 || opt.Cost < best.Cost || opt.Cost == best.Cost && opt.Weight < best.Weight {
+				sj.best, best = i, opt
+			}
+			g.opts = append(g.opts, opt)
 			g.meta = append(g.meta, scaleOpt{n: n, level: k})
 		}
 	}
 	sj.to = len(g.opts)
 	g.jobs = append(g.jobs, sj)
+}
+
+// sizesOf returns slot s's candidate sizes and factors t(n)/t(cur),
+// computed when the job or its size changed.
+func (g *DRScale) sizesOf(s int32, j Job, o origSize) *sizeCache {
+	for int(s) >= len(g.sc) {
+		g.sc = append(g.sc, sizeCache{})
+	}
+	sc := &g.sc[s]
+	if sc.n != nil && sc.seq == o.seq && sc.cur == j.Procs && sc.fixed == j.Fixed {
+		return sc
+	}
+	sc.seq, sc.cur, sc.fixed = o.seq, j.Procs, j.Fixed
+	sc.n = append(sc.n[:0], g.sizes(o, j.Procs, j.Fixed)...)
+	sc.tf = sc.tf[:0]
+	fc := g.factor(j.App, float64(j.Procs)/float64(o.n0))
+	for _, n := range sc.n {
+		sc.tf = append(sc.tf, g.factor(j.App, float64(n)/float64(o.n0))/fc)
+	}
+	return sc
 }
 
 // sizes returns the candidate sizes of a job, ascending, ending at cur
@@ -300,15 +345,8 @@ func (g *DRScale) solve(capacity float64) (choice []int, ok bool) {
 	g.choice = g.choice[:0]
 	w := 0.0
 	for _, j := range g.jobs {
-		b := 0
-		for k := 1; k < j.to-j.from; k++ {
-			o, ob := g.opts[j.from+k], g.opts[j.from+b]
-			if o.Cost < ob.Cost || o.Cost == ob.Cost && o.Weight < ob.Weight {
-				b = k
-			}
-		}
-		g.choice = append(g.choice, b)
-		w += g.opts[j.from+b].Weight
+		g.choice = append(g.choice, j.best) // found by addJob
+		w += g.opts[j.from+j.best].Weight
 	}
 	if w <= capacity {
 		return g.choice, true
