@@ -245,6 +245,7 @@ func TestDRScaleSolveMatchesBruteForce(t *testing.T) {
 		if !ok {
 			continue
 		}
+		g.build() // the quick path leaves the option lists unbuilt
 		var w, c float64
 		for i, jb := range g.jobs {
 			o := g.opts[jb.from+choice[i]]
