@@ -102,6 +102,7 @@ type sizeCache struct {
 	n     []int
 	tf    []float64
 	opt   []optCache // the options, sizes × levels, in solve's order
+	cand  []int32    // indices in opt of the options best looks at
 }
 
 // sizeCacheLen is the number of sizeCache entries, a power of two: slot s
@@ -298,6 +299,10 @@ func (g *DRScale) build() {
 // calls on the same arguments.
 func (g *DRScale) options(sj *scaleJob, add bool) int {
 	sc := g.sizesOf(sj.slot, sj.job, sj.o, sj.lv)
+	if !add && sj.rem >= 0 && sj.rem <= math.MaxFloat64 && sj.pause >= 0 && sj.pause <= math.MaxFloat64 {
+		g.best(sj, sc) // the same pick over the undominated options only
+		return len(sc.opt)
+	}
 	var best powercap.Option
 	for i, oc := range sc.opt {
 		n := sc.n[oc.size]
@@ -316,6 +321,28 @@ func (g *DRScale) options(sj *scaleJob, add bool) int {
 	}
 	sj.bestW = best.Weight
 	return len(sc.opt)
+}
+
+// best is options' pick (without adding) over sc.cand: an option left out
+// has an earlier option of the same size with n·p·s and n·p no larger, so
+// for rem ≥ 0, tf > 0 and pause ≥ 0 (finite) its cost and weight are no
+// smaller (rounding is monotone) and the earlier one wins every tie: it is
+// never the first least-cost, least-weight option the full walk returns.
+func (g *DRScale) best(sj *scaleJob, sc *sizeCache) {
+	var best powercap.Option
+	for c, i := range sc.cand {
+		oc := sc.opt[i]
+		n := sc.n[oc.size]
+		cost := oc.nps * sj.rem * sc.tf[oc.size] // nf·p·s·rem·tf, left to right
+		if n != sj.cur {
+			cost += oc.np * sj.pause
+		}
+		opt := powercap.Option{Weight: oc.np + float64(sj.cur-n)*sj.idle, Cost: cost}
+		if c == 0 || opt.Cost < best.Cost || opt.Cost == best.Cost && opt.Weight < best.Weight {
+			sj.best, best, sj.pick = int(i), opt, scaleOpt{n: n, level: int(oc.level)}
+		}
+	}
+	sj.bestW = best.Weight
 }
 
 // sizesOf returns slot s's candidate sizes and factors t(n)/t(cur),
@@ -341,6 +368,25 @@ func (g *DRScale) sizesOf(s int32, j Job, o origSize, lv []powercap.Level) *size
 			}
 			np := nf * l.Power
 			sc.opt = append(sc.opt, optCache{size: int32(i), level: int32(k), np: np, nps: np * l.Scale})
+		}
+	}
+	// cand: the options no earlier option of the same size dominates (see
+	// best); all of a size whose factor or products are not finite and
+	// positive.
+	sc.cand = sc.cand[:0]
+	ok := func(x float64) bool { return x >= 0 && x <= math.MaxFloat64 }
+	for b, ob := range sc.opt {
+		dom := false
+		if tf := sc.tf[ob.size]; tf > 0 && ok(tf) && ok(ob.np) && ok(ob.nps) {
+			for _, oa := range sc.opt[:b] {
+				if oa.size == ob.size && ok(oa.np) && ok(oa.nps) && oa.nps <= ob.nps && oa.np <= ob.np {
+					dom = true
+					break
+				}
+			}
+		}
+		if !dom {
+			sc.cand = append(sc.cand, int32(b))
 		}
 	}
 	return sc
