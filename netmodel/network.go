@@ -106,6 +106,7 @@ type Network struct {
 	linkStamp []uint32  // per link: stamp of the last component walk to mark it
 	jobStamp  []uint32  // per job index: stamp of the last walk to reach it
 	rem, lsum []float64 // per link: capacity left and Σ a_jl of unfrozen jobs (valid on the component's shared links)
+	lvl       []float64 // per link: rem/lsum, +Inf once lsum is 0
 	stamp     uint32
 	queue     []int32
 	comp      []int64 // id<<32 | index, sorted: the component in id order
@@ -131,7 +132,7 @@ type netJob struct {
 func NewNetwork(t *Topology) *Network {
 	L := len(t.links)
 	return &Network{t: t, idx: map[int32]int32{}, linkJobs: make([][]linkUse, L),
-		count: make([]int32, L), linkStamp: make([]uint32, L), rem: make([]float64, L), lsum: make([]float64, L),
+		count: make([]int32, L), linkStamp: make([]uint32, L), rem: make([]float64, L), lsum: make([]float64, L), lvl: make([]float64, L),
 		cache: make([]routeEntry, routeCacheSize)}
 }
 
@@ -333,13 +334,20 @@ func (n *Network) component(seeds []int32) []int64 {
 				continue
 			}
 			n.linkStamp[l] = st
+			// The solver's start on l: every job on l is in the component,
+			// so its load is their flow counts' sum (integers: exact in any
+			// order), and its level rem/load.
+			sum := 0.0
 			for _, u := range n.linkJobs[l] {
+				sum += float64(u.n)
 				if o := u.k; n.jobStamp[o] != st {
 					n.jobStamp[o] = st
 					comp = append(comp, int64(n.jobs[o].id)<<32|int64(o))
 					queue = append(queue, o)
 				}
 			}
+			bw := n.t.links[l].BW
+			n.rem[l], n.lsum[l], n.lvl[l] = bw, sum, bw/sum
 		}
 	}
 	n.queue = queue
@@ -437,19 +445,7 @@ func (n *Network) recompute(comp []int64) []int32 {
 // working in per-link arrays indexed by global link id instead of a
 // flattened copy. Same operations in the same order, so the same rates.
 func (n *Network) solve(comp []int64, rates []float64) {
-	rem, lsum, links := n.rem, n.lsum, n.t.links
-	st := n.nextStamp()
-	for _, c := range comp {
-		j := &n.jobs[int32(c)]
-		for i, l := range j.shared {
-			if n.linkStamp[l] != st { // first job on l: 0 + a_jl = a_jl exactly
-				n.linkStamp[l] = st
-				rem[l], lsum[l] = links[l].BW, j.coef[i]
-			} else {
-				lsum[l] += j.coef[i]
-			}
-		}
-	}
+	rem, lsum, lvl := n.rem, n.lsum, n.lvl // set on the shared links by component
 	s := &n.mm
 	s.heap = s.heap[:0]
 	for f, c := range comp {
@@ -458,13 +454,13 @@ func (n *Network) solve(comp []int64, rates []float64) {
 			rates[f] = j.priv // no shared link: nothing ever lowers its level
 			continue
 		}
-		s.push(mmItem{level(j.priv, j.shared, rem, lsum), int32(f)})
+		s.push(mmItem{levelOf(j.priv, j.shared, lvl), int32(f)})
 	}
 	for len(s.heap) > 0 {
 		it := s.pop()
 		f := it.link
 		j := &n.jobs[int32(comp[f])]
-		lv := level(j.priv, j.shared, rem, lsum)
+		lv := levelOf(j.priv, j.shared, lvl)
 		if lv > it.key*(1+1e-12) {
 			s.push(mmItem{lv, f})
 			continue
@@ -479,6 +475,22 @@ func (n *Network) solve(comp []int64, rates []float64) {
 				rem[l] = v
 			}
 			lsum[l] -= c
+			if d := lsum[l]; d > 0 {
+				lvl[l] = rem[l] / d
+			} else {
+				lvl[l] = math.Inf(1) // no unfrozen job left: level skips it
+			}
 		}
 	}
+}
+
+// levelOf is level with each link's rem/load read from lvl (+Inf where
+// the load is 0), the same quotients level divides out.
+func levelOf(lv float64, ls []int32, lvl []float64) float64 {
+	for _, l := range ls {
+		if v := lvl[l]; v < lv || v != v {
+			lv = v
+		}
+	}
+	return lv
 }
