@@ -20,8 +20,12 @@ func MaxMin(caps []float64, paths [][]int32) []float64 {
 		off = append(off, int32(len(flat)))
 	}
 	rates := make([]float64, len(paths))
+	priv := make([]float64, len(paths))
+	for f := range priv {
+		priv[f] = math.Inf(1)
+	}
 	var s mmScratch
-	s.solve(caps, off, flat, coef, rates)
+	s.solve(caps, off, flat, coef, priv, rates)
 	return rates
 }
 
@@ -43,13 +47,18 @@ type mmItem struct {
 // coefficient coef[i] for i in [off[f], off[f+1]): all unfrozen variables
 // rise together; link l saturates at rem_l / Σ coef of its unfrozen
 // variables (the linear max-min system of SimGrid's LMM with unit weights).
+// priv[f] is a constant upper bound of variable f: the level of links only
+// f uses, which no other variable ever lowers (Network's private links;
+// +Inf for none). A variable with no links gets rate priv[f].
 //
-// A heap orders variables by their bottleneck level min_l rem_l/load_l. Levels
-// only rise as other variables freeze (a frozen rate x is at most every
-// level it is subtracted from), so heap keys are lower bounds: a popped
-// variable whose recomputed level still equals its key is the global minimum
-// and freezes there; otherwise it is pushed back with the new level.
-func (s *mmScratch) solve(caps []float64, off, flat []int32, coef []float64, rates []float64) {
+// A heap orders variables by their bottleneck level min(priv, min_l
+// rem_l/load_l). Levels only rise as other variables freeze (a frozen rate x
+// is at most every level it is subtracted from), so heap keys are lower
+// bounds: a popped variable whose recomputed level still equals its key is
+// the global minimum and freezes there; otherwise it is pushed back with the
+// new level. Keys are ordered by (level, f), so the pops, and with them every
+// rounding, do not depend on the heap's layout.
+func (s *mmScratch) solve(caps []float64, off, flat []int32, coef, priv, rates []float64) {
 	L, F := len(caps), len(off)-1
 	s.rem = append(s.rem[:0], caps...)
 	s.load = resize(s.load, L)
@@ -59,34 +68,44 @@ func (s *mmScratch) solve(caps []float64, off, flat []int32, coef []float64, rat
 	s.heap = s.heap[:0]
 	for f := 0; f < F; f++ {
 		if off[f] == off[f+1] {
-			rates[f] = math.Inf(1)
+			rates[f] = priv[f] // no shared link: nothing ever lowers its level
 			continue
 		}
-		s.push(mmItem{s.level(off[f], off[f+1], flat), int32(f)})
+		s.push(mmItem{level(priv[f], flat[off[f]:off[f+1]], s.rem, s.load), int32(f)})
 	}
 	for len(s.heap) > 0 {
 		it := s.pop()
 		f := it.link
-		lv := s.level(off[f], off[f+1], flat)
+		lo, hi := off[f], off[f+1]
+		lv := level(priv[f], flat[lo:hi], s.rem, s.load)
 		if lv > it.key*(1+1e-12) {
 			s.push(mmItem{lv, f})
 			continue
 		}
 		rates[f] = lv
-		for i := off[f]; i < off[f+1]; i++ {
+		rem, load := s.rem, s.load
+		for i := lo; i < hi; i++ {
 			l := flat[i]
-			s.rem[l] = math.Max(0, s.rem[l]-coef[i]*lv)
-			s.load[l] -= coef[i]
+			// math.Max(0, v) without the call: −0 and negatives give +0, NaN stays.
+			if v := rem[l] - coef[i]*lv; v <= 0 {
+				rem[l] = 0
+			} else {
+				rem[l] = v
+			}
+			load[l] -= coef[i]
 		}
 	}
 }
 
-// level is the bottleneck level of a variable whose links are flat[lo:hi].
-func (s *mmScratch) level(lo, hi int32, flat []int32) float64 {
-	lv := math.Inf(1)
-	for _, l := range flat[lo:hi] {
-		if s.load[l] > 0 {
-			lv = math.Min(lv, s.rem[l]/s.load[l])
+// level is the bottleneck level of a variable with bound lv whose links are
+// ls: math.Min over rem/load, written out (math.Min is a call on amd64). The
+// values are never −0 (rem ≥ +0, load > 0), and a NaN wins as in math.Min.
+func level(lv float64, ls []int32, rem, load []float64) float64 {
+	for _, l := range ls {
+		if d := load[l]; d > 0 {
+			if v := rem[l] / d; v < lv || v != v {
+				lv = v
+			}
 		}
 	}
 	return lv

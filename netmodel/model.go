@@ -139,6 +139,56 @@ func log2ceil(p int) int { return bits.Len(uint(p - 1)) }
 //	halo3d     six neighbours on a near-cubic process grid, concurrent:
 //	           α + max(6·S/B_node, 6·S·h̄/(d·B_sw)) (injection or link load)
 func (m *Model) CommTime(nodes []int32, pat Pattern, size, share float64) float64 {
+	return m.commTime(nodes, pat, size, share, nil)
+}
+
+// Rounds remembers the round statistics (sampled path walks) that CommTime
+// computes for one placement, so the same placement can be priced again at
+// another share without walking a path: the replayed statistics and the
+// formulas are the same, so the times are bit-identical. One Rounds serves a
+// fixed sequence of CommTimeRounds calls (for example one per traffic entry
+// of an application): Rewind before each pass over the sequence, Reset when
+// the placement or the sequence changes. The zero value is empty.
+type Rounds struct {
+	st  []roundStat
+	pos int
+}
+
+// Reset forgets the recorded rounds.
+func (r *Rounds) Reset() { r.st, r.pos = r.st[:0], 0 }
+
+// Len is the number of recorded rounds.
+func (r *Rounds) Len() int { return len(r.st) }
+
+// CopyFrom makes r a copy of src's record, rewound.
+func (r *Rounds) CopyFrom(src *Rounds) { r.st, r.pos = append(r.st[:0], src.st...), 0 }
+
+// Rewind starts replaying the recorded rounds from the first.
+func (r *Rounds) Rewind() { r.pos = 0 }
+
+// CommTimeRounds is CommTime, taking the rounds from r where it has recorded
+// them and recording the rest. nodes, pat and size must be those of the
+// call that recorded them (same position in the sequence since Rewind).
+func (m *Model) CommTimeRounds(r *Rounds, nodes []int32, pat Pattern, size, share float64) float64 {
+	return m.commTime(nodes, pat, size, share, r)
+}
+
+// rounds returns round(nodes, kind, arg, g), replayed from r when recorded.
+func (m *Model) rounds(r *Rounds, nodes []int32, kind, arg int, g grid) roundStat {
+	if r == nil {
+		return m.round(nodes, kind, arg, g)
+	}
+	if r.pos < len(r.st) {
+		r.pos++
+		return r.st[r.pos-1]
+	}
+	st := m.round(nodes, kind, arg, g)
+	r.st = append(r.st, st)
+	r.pos++
+	return st
+}
+
+func (m *Model) commTime(nodes []int32, pat Pattern, size, share float64, rs *Rounds) float64 {
 	P := len(nodes)
 	if P < 2 || pat == NoComm {
 		return 0
@@ -149,37 +199,37 @@ func (m *Model) CommTime(nodes []int32, pat Pattern, size, share float64) float6
 	var g grid
 	switch pat {
 	case PointToPoint:
-		return m.round(nodes, pRing, 0, g).cost(size, share)
+		return m.rounds(rs, nodes, pRing, 0, g).cost(size, share)
 	case Allreduce:
 		if size < allreduceShort || P < 4 {
-			return m.doubling(nodes, size, false, share)
+			return m.doubling(rs, nodes, size, false, share)
 		}
-		return 2 * float64(P-1) * m.round(nodes, pRing, 0, g).cost(size/float64(P), share)
+		return 2 * float64(P-1) * m.rounds(rs, nodes, pRing, 0, g).cost(size/float64(P), share)
 	case Broadcast:
 		if size < bcastShort || P < bcastMinProcs {
-			return m.doubling(nodes, size, false, share)
+			return m.doubling(rs, nodes, size, false, share)
 		}
-		return m.doubling(nodes, size, true, share) + float64(P-1)*m.round(nodes, pRing, 0, g).cost(size/float64(P), share)
+		return m.doubling(rs, nodes, size, true, share) + float64(P-1)*m.rounds(rs, nodes, pRing, 0, g).cost(size/float64(P), share)
 	case AllToAll:
-		r := m.round(nodes, pRand, 0, g)
+		r := m.rounds(rs, nodes, pRand, 0, g)
 		steps := float64(P-1) * r.cost(size, share)
 		return math.Max(steps, r.alpha+m.load(float64(P-1)*size, r.hops, share))
 	case Halo3D:
-		return m.halo(nodes, size, share)
+		return m.halo(rs, nodes, size, share)
 	}
 	return 0
 }
 
 // doubling sums ⌈log₂P⌉ rounds with partners at rank distance 2^k; halving
 // divides the size by 2^(k+1) in round k (the scatter of a large broadcast).
-func (m *Model) doubling(nodes []int32, size float64, halving bool, share float64) float64 {
+func (m *Model) doubling(rs *Rounds, nodes []int32, size float64, halving bool, share float64) float64 {
 	t := 0.0
 	for k := 0; k < log2ceil(len(nodes)); k++ {
 		s := size
 		if halving {
 			s = size / float64(uint(2)<<k)
 		}
-		t += m.round(nodes, pXor, 1<<k, grid{}).cost(s, share)
+		t += m.rounds(rs, nodes, pXor, 1<<k, grid{}).cost(s, share)
 	}
 	return t
 }
@@ -193,11 +243,11 @@ func (m *Model) load(bytes, hops, share float64) float64 {
 	return bytes * hops / (m.t.swLinksPerNode * m.t.swBW * m.t.plateau * effFraction(bytes) * share)
 }
 
-func (m *Model) halo(nodes []int32, size, share float64) float64 {
+func (m *Model) halo(rs *Rounds, nodes []int32, size, share float64) float64 {
 	g := factor3(len(nodes))
 	var alpha, hops float64
 	for dir := 0; dir < 6; dir++ {
-		r := m.round(nodes, pHalo, dir, g)
+		r := m.rounds(rs, nodes, pHalo, dir, g)
 		alpha += r.alpha / 6
 		hops += r.hops / 6
 	}

@@ -200,3 +200,47 @@ func TestPlace(t *testing.T) {
 		t.Error("unknown placement accepted")
 	}
 }
+
+// A Rounds recorded at one share replays CommTime bit for bit at others,
+// for every pattern and both algorithm branches of the collectives, and
+// replaying does not walk a path (the recorded statistics are not
+// re-sampled: changing them changes the replayed time).
+func TestCommTimeRoundsReplay(t *testing.T) {
+	m := mustModel(t, "hopper")
+	rng := rand.New(rand.NewPCG(5, 0))
+	for _, P := range []int{2, 3, 7, 64, 300} {
+		nodes, _ := Place(m.t, P, "scattered", rng)
+		var r Rounds
+		type call struct {
+			pat  Pattern
+			size float64
+		}
+		var seq []call
+		for _, pat := range []Pattern{PointToPoint, Allreduce, Broadcast, AllToAll, Halo3D, NoComm} {
+			for _, size := range []float64{8, 1 << 20} {
+				seq = append(seq, call{pat, size})
+			}
+		}
+		for pass, share := range []float64{1, 0.5, 0.123, 1, 2} {
+			r.Rewind()
+			for _, c := range seq {
+				got := m.CommTimeRounds(&r, nodes, c.pat, c.size, share)
+				if want := m.CommTime(nodes, c.pat, c.size, share); math.Float64bits(got) != math.Float64bits(want) {
+					t.Fatalf("P=%d pass %d %v size %v share %v: replayed %v, CommTime %v", P, pass, c.pat, c.size, share, got, want)
+				}
+			}
+		}
+		if P >= 7 {
+			r.st[0].alpha *= 2 // replay uses the record, not a fresh walk
+			r.Rewind()
+			if got, want := m.CommTimeRounds(&r, nodes, seq[0].pat, seq[0].size, 1), m.CommTime(nodes, seq[0].pat, seq[0].size, 1); got == want {
+				t.Errorf("P=%d: replay after tampering gave CommTime's %v", P, got)
+			}
+			r.Reset()
+			r.Rewind()
+			if got, want := m.CommTimeRounds(&r, nodes, seq[0].pat, seq[0].size, 1), m.CommTime(nodes, seq[0].pat, seq[0].size, 1); got != want {
+				t.Errorf("P=%d: after Reset %v, want %v", P, got, want)
+			}
+		}
+	}
+}

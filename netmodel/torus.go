@@ -12,6 +12,7 @@ type torus struct {
 	n, npr  int32
 	dims    []int32
 	stride  []int32 // router index stride of each dimension
+	coord   []int32 // router r's coordinate in dimension i at r·D+i
 	bw      []float64
 	nodeBW  float64
 	linkOff int32
@@ -82,43 +83,64 @@ func NewTorus(s Spec) (*Topology, error) {
 			}
 		}
 	}
+	sh.coord = make([]int32, R*D)
+	for r := int32(0); r < R; r++ {
+		for i := int32(0); i < D; i++ {
+			sh.coord[r*D+i] = (r / sh.stride[i]) % sh.dims[i]
+		}
+	}
 	t.shape = sh
 	t.finish()
 	return t, nil
 }
 
-// delta is the signed shortest ring offset from ca to cb in a ring of d.
+// ringDelta is the signed shortest ring offset from ca to cb in a ring of
+// d (ca, cb in [0,d)); ties go the + way.
 func ringDelta(ca, cb, d int32) int32 {
-	f := (cb - ca + d) % d
+	f := cb - ca
+	if f < 0 {
+		f += d
+	}
 	if f <= d-f {
 		return f
 	}
 	return f - d
 }
 
-func abs32(x int32) int32 {
-	if x < 0 {
-		return -x
+// ringDist is |ringDelta(ca, cb, d)|.
+func ringDist(ca, cb, d int32) int32 {
+	f := cb - ca
+	if f < 0 {
+		f += d
 	}
-	return x
+	return min(f, d-f)
+}
+
+// coords returns the coordinates of the routers of nodes a and b.
+func (s *torus) coords(a, b int32) (ca, cb []int32) {
+	D := int32(len(s.dims))
+	ra, rb := a/s.npr*D, b/s.npr*D
+	return s.coord[ra : ra+D : ra+D], s.coord[rb : rb+D : rb+D]
 }
 
 func (s *torus) hops(a, b int32) int {
-	ra, rb := a/s.npr, b/s.npr
+	ca, cb := s.coords(a, b)
 	h := int32(0)
 	for i, d := range s.dims {
-		h += abs32(ringDelta((ra/s.stride[i])%d, (rb/s.stride[i])%d, d))
+		h += ringDist(ca[i], cb[i], d)
 	}
 	return int(h)
 }
 
 func (s *torus) path(a, b int32) (int, float64) {
-	ra, rb := a/s.npr, b/s.npr
+	ca, cb := s.coords(a, b)
 	h, bw := int32(0), s.nodeBW
 	for i, d := range s.dims {
-		if k := abs32(ringDelta((ra/s.stride[i])%d, (rb/s.stride[i])%d, d)); k > 0 {
+		if k := ringDist(ca[i], cb[i], d); k > 0 {
 			h += k
-			bw = math.Min(bw, s.bw[i])
+			if b := s.bw[i]; b < bw { // math.Min of positive bandwidths, without the call
+				bw = b
+			}
 		}
 	}
 	return int(h), bw
@@ -126,18 +148,24 @@ func (s *torus) path(a, b int32) (int, float64) {
 
 func (s *torus) route(a, b int32, dst []int32) []int32 {
 	dst = append(dst, 2*a)
-	r, rb := a/s.npr, b/s.npr
+	ca, cb := s.coords(a, b)
+	r := a / s.npr
 	D := int32(len(s.dims))
 	for i, d := range s.dims {
-		c := (r / s.stride[i]) % d
-		k := ringDelta(c, (rb/s.stride[i])%d, d)
+		c := ca[i]
+		k := ringDelta(c, cb[i], d)
 		dir, step := int32(0), int32(1)
 		if k < 0 {
 			dir, step, k = 1, -1, -k
 		}
 		for ; k > 0; k-- {
 			dst = append(dst, s.linkOff+(r*D+int32(i))*2+dir)
-			nc := (c + step + d) % d
+			nc := c + step
+			if nc == d {
+				nc = 0
+			} else if nc < 0 {
+				nc = d - 1
+			}
 			r += (nc - c) * s.stride[i]
 			c = nc
 		}

@@ -47,6 +47,7 @@ type Control struct {
 	e     *Engine
 	buf   []int32
 	pairs []seqSlot
+	keys  []uint64 // StartedSince: packed (seq, slot) sort keys
 }
 
 type seqSlot struct {

@@ -143,7 +143,28 @@ func (c *Control) JobKey(s int32) (id, seq int64) { return c.e.jobs[s].id, c.e.j
 // StartedSince appends to dst the running slots whose run started after
 // start sequence number seq (the engine's count of starts), in start
 // order. It reads the running list's entries only.
+//
+// Start sequence numbers are unique, so while they fit in 32 bits (four
+// billion starts) each (seq, slot) pair is sorted as one uint64, seq<<32 |
+// slot, which orders exactly as by seq alone and sorts without a
+// comparison callback; past that the pairs are sorted by seq.
 func (c *Control) StartedSince(seq uint64, dst []int32) []int32 {
+	if c.e.startSeq < 1<<32 {
+		keys := c.keys[:0]
+		for _, b := range c.e.runs.blocks {
+			for i := range b {
+				if b[i].seq > seq {
+					keys = append(keys, b[i].seq<<32|uint64(uint32(b[i].slot)))
+				}
+			}
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			dst = append(dst, int32(uint32(k)))
+		}
+		c.keys = keys
+		return dst
+	}
 	c.pairs = c.pairs[:0]
 	for _, b := range c.e.runs.blocks {
 		for i := range b {

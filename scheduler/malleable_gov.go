@@ -55,12 +55,15 @@ type DRScale struct {
 	opts    []powercap.Option
 	meta    []scaleOpt
 	classes [][]powercap.Option
+	built   bool // opts and meta hold every job's options (build)
+	empty   bool // some job has no option
 	choice  []int
 	wts     []float64
 	vals    []float64
 	slots   []int32
 	sizeBuf []int
-	orig    map[int32]origSize
+	orig    []origSize  // by slot
+	sc      []sizeCache // by slot mod sizeCacheLen
 	lowered bool
 	// restore's state: after its first pass, the shrunk jobs still to
 	// grow (slots, with their job seq to notice finished ones).
@@ -83,6 +86,35 @@ type origSize struct {
 	seq       int64
 	n0        int
 	malleable bool
+	ok        bool // set: the zero value is "not seen"
+}
+
+// sizeCache is a running job's candidate sizes and their runtime factors
+// t(n)/t(cur) as of its current size: they change only when the job is
+// resized (or the slot holds another job), not as its work progresses.
+type sizeCache struct {
+	valid bool
+	slot  int32
+	seq   int64
+	cur   int
+	fixed bool
+	level int // its level if fixed
+	n     []int
+	tf    []float64
+	opt   []optCache // the options, sizes × levels, in solve's order
+	cand  []int32    // indices in opt of the options best looks at
+}
+
+// sizeCacheLen is the number of sizeCache entries, a power of two: slot s
+// uses entry s mod sizeCacheLen (a collision only costs a recomputation).
+const sizeCacheLen = 1024
+
+// optCache is the part of an option that does not change as the job runs.
+type optCache struct {
+	size  int32   // index in n
+	level int32   // level
+	np    float64 // n·p(l)
+	nps   float64 // n·p(l)·s(l), multiplied in that order
 }
 
 // scaleJob is one running job as the optimiser sees it; its options are
@@ -91,7 +123,17 @@ type scaleJob struct {
 	slot     int32
 	n0, cur  int
 	app      int
-	from, to int
+	from, to int // its options in opts and meta, once built
+
+	// what its options are computed from
+	lv               []powercap.Level
+	job              Job
+	o                origSize
+	rem, pause, idle float64
+
+	best  int      // the least-cost option (ties: least weight, then first), within the class
+	bestW float64  // its weight
+	pick  scaleOpt // what it means
 }
 
 // scaleOpt is what an option means.
@@ -141,14 +183,14 @@ func (g *DRScale) factor(app int, r float64) float64 {
 // info returns the requested size of running slot s (remembered from the
 // first time it was seen) and whether it is malleable.
 func (g *DRScale) info(c *Control, s int32) origSize {
-	if g.orig == nil {
-		g.orig = map[int32]origSize{}
+	for int(s) >= len(g.orig) {
+		g.orig = append(g.orig, origSize{})
 	}
 	id, seq := c.JobKey(s)
-	o, ok := g.orig[s]
-	if !ok || o.seq != seq {
+	o := g.orig[s]
+	if !o.ok || o.seq != seq {
 		j := &c.e.jobs[s]
-		o = origSize{seq: seq, n0: j.procs, malleable: g.Malleable != nil && g.Malleable(id) && j.fixed < 0}
+		o = origSize{seq: seq, n0: j.procs, malleable: g.Malleable != nil && g.Malleable(id) && j.fixed < 0, ok: true}
 		g.orig[s] = o
 	}
 	return o
@@ -198,46 +240,156 @@ func (g *DRScale) restore(c *Control) {
 	g.lowered = len(pend) > 0
 	if !g.lowered {
 		g.restoring = false
-		clear(g.orig) // only running jobs matter; forget finished ones
+		clear(g.orig)         // only running jobs matter; forget finished ones
+		for i := range g.sc { // their requested sizes may be read anew
+			g.sc[i].valid = false // (keeping the slices' capacity)
+		}
 	}
 }
 
-// collect reads the running jobs and builds every job's options.
+// collect reads the running jobs and finds every job's least-cost option;
+// the full option lists are built only when needed (build).
 func (g *DRScale) collect(c *Control) {
-	g.jobs, g.opts, g.meta = g.jobs[:0], g.opts[:0], g.meta[:0]
+	g.jobs, g.opts, g.meta, g.built, g.empty = g.jobs[:0], g.opts[:0], g.meta[:0], false, false
+	idle := c.IdleW()
 	for _, s := range c.Running() {
 		j := c.Job(s)
 		pause := g.ResizeCost
 		if c.Started(s) == c.Now() {
 			pause = 0 // moldable start
 		}
-		g.addJob(s, j, g.info(c, s), c.Levels(j.App), pause, c.IdleW())
+		g.addJob(s, j, g.info(c, s), c.Levels(j.App), pause, idle)
 	}
 }
 
-// addJob appends running job j (slot s) and its options: every candidate
-// size × level (only its level when fixed).
+// addJob appends running job j (slot s) to g.jobs with its least-cost
+// option.
 func (g *DRScale) addJob(s int32, j Job, o origSize, lv []powercap.Level, pause, idle float64) {
-	sj := scaleJob{slot: s, n0: o.n0, cur: j.Procs, app: j.App, from: len(g.opts)}
-	rem := max(0, j.Estimate-j.Done)
+	sj := scaleJob{slot: s, n0: o.n0, cur: j.Procs, app: j.App, lv: lv, job: j, o: o,
+		rem: max(0, j.Estimate-j.Done), pause: pause, idle: idle}
+	if g.options(&sj, false) == 0 {
+		g.empty = true
+	}
+	g.jobs = append(g.jobs, sj)
+}
+
+// build appends every job's options to g.opts and g.meta (from and to
+// delimit each job's), with the same values options found the best among.
+func (g *DRScale) build() {
+	if g.built {
+		return
+	}
+	g.opts, g.meta = g.opts[:0], g.meta[:0]
+	for i := range g.jobs {
+		sj := &g.jobs[i]
+		sj.from = len(g.opts)
+		g.options(sj, true)
+		sj.to = len(g.opts)
+	}
+	g.built = true
+}
+
+// options walks job sj's options, every candidate size × level (only its
+// level when fixed), appending them to g.opts and g.meta if add, records
+// the least-cost one (by solve's rule: least cost, then least weight, then
+// first) in sj, and returns their number.
+//
+// The sizes and their factors come from the slot's sizeCache (sizesOf)
+// when the job has not changed size since: the same values from the same
+// calls on the same arguments.
+func (g *DRScale) options(sj *scaleJob, add bool) int {
+	sc := g.sizesOf(sj.slot, sj.job, sj.o, sj.lv)
+	if !add && sj.rem >= 0 && sj.rem <= math.MaxFloat64 && sj.pause >= 0 && sj.pause <= math.MaxFloat64 {
+		g.best(sj, sc) // the same pick over the undominated options only
+		return len(sc.opt)
+	}
+	var best powercap.Option
+	for i, oc := range sc.opt {
+		n := sc.n[oc.size]
+		cost := oc.nps * sj.rem * sc.tf[oc.size] // nf·p·s·rem·tf, left to right
+		if n != sj.cur {
+			cost += oc.np * sj.pause
+		}
+		opt := powercap.Option{Weight: oc.np + float64(sj.cur-n)*sj.idle, Cost: cost}
+		if i == 0 || opt.Cost < best.Cost || opt.Cost == best.Cost && opt.Weight < best.Weight {
+			sj.best, best, sj.pick = i, opt, scaleOpt{n: n, level: int(oc.level)}
+		}
+		if add {
+			g.opts = append(g.opts, opt)
+			g.meta = append(g.meta, scaleOpt{n: n, level: int(oc.level)})
+		}
+	}
+	sj.bestW = best.Weight
+	return len(sc.opt)
+}
+
+// best is options' pick (without adding) over sc.cand: an option left out
+// has an earlier option of the same size with n·p·s and n·p no larger, so
+// for rem ≥ 0, tf > 0 and pause ≥ 0 (finite) its cost and weight are no
+// smaller (rounding is monotone) and the earlier one wins every tie: it is
+// never the first least-cost, least-weight option the full walk returns.
+func (g *DRScale) best(sj *scaleJob, sc *sizeCache) {
+	var best powercap.Option
+	for c, i := range sc.cand {
+		oc := sc.opt[i]
+		n := sc.n[oc.size]
+		cost := oc.nps * sj.rem * sc.tf[oc.size] // nf·p·s·rem·tf, left to right
+		if n != sj.cur {
+			cost += oc.np * sj.pause
+		}
+		opt := powercap.Option{Weight: oc.np + float64(sj.cur-n)*sj.idle, Cost: cost}
+		if c == 0 || opt.Cost < best.Cost || opt.Cost == best.Cost && opt.Weight < best.Weight {
+			sj.best, best, sj.pick = int(i), opt, scaleOpt{n: n, level: int(oc.level)}
+		}
+	}
+	sj.bestW = best.Weight
+}
+
+// sizesOf returns slot s's candidate sizes and factors t(n)/t(cur),
+// computed when the job or its size changed.
+func (g *DRScale) sizesOf(s int32, j Job, o origSize, lv []powercap.Level) *sizeCache {
+	if g.sc == nil {
+		g.sc = make([]sizeCache, sizeCacheLen)
+	}
+	sc := &g.sc[s&(sizeCacheLen-1)]
+	if sc.valid && sc.slot == s && sc.seq == o.seq && sc.cur == j.Procs && sc.fixed == j.Fixed && (!j.Fixed || sc.level == j.Level) {
+		return sc
+	}
+	sc.valid, sc.slot, sc.seq, sc.cur, sc.fixed, sc.level = true, s, o.seq, j.Procs, j.Fixed, j.Level
+	sc.n = append(sc.n[:0], g.sizes(o, j.Procs, j.Fixed)...)
+	sc.tf, sc.opt = sc.tf[:0], sc.opt[:0]
 	fc := g.factor(j.App, float64(j.Procs)/float64(o.n0))
-	for _, n := range g.sizes(o, j.Procs, j.Fixed) {
-		tf := g.factor(j.App, float64(n)/float64(o.n0)) / fc
+	for i, n := range sc.n {
+		sc.tf = append(sc.tf, g.factor(j.App, float64(n)/float64(o.n0))/fc)
 		nf := float64(n)
 		for k, l := range lv {
 			if j.Fixed && k != j.Level {
 				continue
 			}
-			cost := nf * l.Power * l.Scale * rem * tf
-			if n != j.Procs {
-				cost += nf * l.Power * pause
-			}
-			g.opts = append(g.opts, powercap.Option{Weight: nf*l.Power + float64(j.Procs-n)*idle, Cost: cost})
-			g.meta = append(g.meta, scaleOpt{n: n, level: k})
+			np := nf * l.Power
+			sc.opt = append(sc.opt, optCache{size: int32(i), level: int32(k), np: np, nps: np * l.Scale})
 		}
 	}
-	sj.to = len(g.opts)
-	g.jobs = append(g.jobs, sj)
+	// cand: the options no earlier option of the same size dominates (see
+	// best); all of a size whose factor or products are not finite and
+	// positive.
+	sc.cand = sc.cand[:0]
+	ok := func(x float64) bool { return x >= 0 && x <= math.MaxFloat64 }
+	for b, ob := range sc.opt {
+		dom := false
+		if tf := sc.tf[ob.size]; tf > 0 && ok(tf) && ok(ob.np) && ok(ob.nps) {
+			for _, oa := range sc.opt[:b] {
+				if oa.size == ob.size && ok(oa.np) && ok(oa.nps) && oa.nps <= ob.nps && oa.np <= ob.np {
+					dom = true
+					break
+				}
+			}
+		}
+		if !dom {
+			sc.cand = append(sc.cand, int32(b))
+		}
+	}
+	return sc
 }
 
 // sizes returns the candidate sizes of a job, ascending, ending at cur
@@ -275,7 +427,10 @@ func (g *DRScale) assign(c *Control) bool {
 		return false
 	}
 	for i, j := range g.jobs {
-		m := g.meta[j.from+choice[i]]
+		m := j.pick // the quick path chose every job's best
+		if g.built {
+			m = g.meta[j.from+choice[i]]
+		}
 		c.SetLevel(j.slot, m.level)
 		if m.n != j.cur {
 			pause := g.ResizeCost
@@ -299,20 +454,22 @@ func (g *DRScale) solve(capacity float64) (choice []int, ok bool) {
 	g.Solves++
 	g.choice = g.choice[:0]
 	w := 0.0
-	for _, j := range g.jobs {
-		b := 0
-		for k := 1; k < j.to-j.from; k++ {
-			o, ob := g.opts[j.from+k], g.opts[j.from+b]
-			if o.Cost < ob.Cost || o.Cost == ob.Cost && o.Weight < ob.Weight {
-				b = k
-			}
+	if g.empty {
+		g.build() // keep the former indexing of an empty class exactly
+		for _, j := range g.jobs {
+			g.choice = append(g.choice, j.best)
+			w += g.opts[j.from+j.best].Weight
 		}
-		g.choice = append(g.choice, b)
-		w += g.opts[j.from+b].Weight
+	} else {
+		for _, j := range g.jobs {
+			g.choice = append(g.choice, j.best) // found by collect
+			w += j.bestW
+		}
 	}
 	if w <= capacity {
 		return g.choice, true
 	}
+	g.build()
 	g.classes = g.classes[:0]
 	for _, j := range g.jobs {
 		g.classes = append(g.classes, g.opts[j.from:j.to:j.to])
@@ -325,6 +482,7 @@ func (g *DRScale) solve(capacity float64) (choice []int, ok bool) {
 // evict keeps the running jobs that maximise the energy already spent and
 // fit at their least power (over sizes and levels), and evicts the rest.
 func (g *DRScale) evict(c *Control) {
+	g.build()
 	g.wts, g.vals = g.wts[:0], g.vals[:0]
 	idle := c.IdleW()
 	for _, j := range g.jobs {

@@ -245,6 +245,7 @@ func TestDRScaleSolveMatchesBruteForce(t *testing.T) {
 		if !ok {
 			continue
 		}
+		g.build() // the quick path leaves the option lists unbuilt
 		var w, c float64
 		for i, jb := range g.jobs {
 			o := g.opts[jb.from+choice[i]]
@@ -349,5 +350,42 @@ func TestDRScaleEndToEnd(t *testing.T) {
 	}
 	if m := e.Meter(); m.MaxExcessW > 0 {
 		t.Fatalf("power above the limit by %v W", m.MaxExcessW)
+	}
+}
+
+// The quick pick over the undominated options (DRScale.best) is the full
+// walk's pick, option index and all, on the built-in cap tables and on
+// random level tables with ties, zero remaining work, zero or positive
+// pauses and fixed levels.
+func TestDRScaleBestMatchesFullWalk(t *testing.T) {
+	tabs := capTables(t, 4)
+	rng := rand.New(rand.NewPCG(13, 0))
+	for it := range 3000 {
+		g := DRScale{ResizeCost: 30 * rng.Float64(), Steps: 1 + rng.IntN(6), MinFrac: 0.25 + 0.5*rng.Float64()}
+		s := 0.3 * rng.Float64()
+		g.Factor = func(_ int, r float64) float64 { return s + (1-s)/r }
+		var lv []powercap.Level
+		if it%2 == 0 {
+			lv = tabs[rng.IntN(len(tabs))].Levels
+		} else {
+			for range 1 + rng.IntN(8) { // small integers: many exact ties
+				lv = append(lv, powercap.Level{Power: float64(1 + rng.IntN(4)), Scale: float64(1+rng.IntN(4)) / 2})
+			}
+		}
+		n0 := 1 + rng.IntN(40)
+		cur := n0 - rng.IntN(n0/2+1)
+		j := Job{Procs: cur, Estimate: 1000 * rng.Float64(), Done: 600 * rng.Float64(), Level: rng.IntN(len(lv)), Fixed: rng.IntN(8) == 0}
+		if rng.IntN(5) == 0 {
+			j.Done = j.Estimate // no work left: every cost is a tie
+		}
+		pause := g.ResizeCost * float64(rng.IntN(2))
+		o := origSize{seq: int64(it), n0: n0, malleable: rng.IntN(4) != 0, ok: true}
+		g.addJob(int32(it%7), j, o, lv, pause, 20*rng.Float64())
+		quick := g.jobs[0]
+		g.build()
+		full := g.jobs[0]
+		if quick.best != full.best || quick.bestW != full.bestW || quick.pick != full.pick {
+			t.Fatalf("instance %d: quick pick %d (%v, %v), full walk %d (%v, %v)", it, quick.best, quick.pick, quick.bestW, full.best, full.pick, full.bestW)
+		}
 	}
 }

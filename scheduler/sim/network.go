@@ -143,10 +143,11 @@ type NetAdapter struct {
 }
 
 // ratioEntry holds the uncontended ratios of one placement, per app (NaN:
-// not computed yet).
+// not computed yet), and its path statistics per app (empty: not recorded).
 type ratioEntry struct {
 	nodes  []int32
 	ratios []float64
+	rounds []netmodel.Rounds
 }
 
 const ratioCacheSize = 1 << 14 // placements, a power of two
@@ -157,7 +158,8 @@ type netApp struct {
 }
 
 type netJob struct {
-	nodes                 []int32 // topology nodes, reused across the slot's jobs
+	nodes                 []int32         // topology nodes, reused across the slot's jobs
+	rounds                netmodel.Rounds // the placement's path statistics, for re-pricing
 	app                   int32
 	ratio                 float64
 	running, inNet, dirty bool
@@ -191,33 +193,28 @@ func NewNetAdapter(m *netmodel.Model, apps []netmodel.App, procsPerNode int, int
 }
 
 // ratio is Model.AppRatio(j.nodes, app, share), with the compact
-// denominator cached per node count and uncontended ratios cached per
-// placement: the same sums in the same order, so the same value.
+// denominator cached per node count, uncontended ratios cached per
+// placement and the job's path statistics kept for its re-pricings
+// (netmodel.Rounds): the same sums in the same order, so the same value.
 func (a *NetAdapter) ratio(j *netJob, share float64) float64 {
 	var r *float64
-	if share == 1 {
-		h := uint64(14695981039346656037)
-		for _, n := range j.nodes {
-			h = (h ^ uint64(uint32(n))) * 1099511628211
-		}
-		e := &a.cache[h&(ratioCacheSize-1)]
-		if e.ratios == nil || !slices.Equal(e.nodes, j.nodes) {
-			e.nodes = append(e.nodes[:0], j.nodes...)
-			if e.ratios == nil {
-				e.ratios = make([]float64, len(a.apps))
-			}
-			for i := range e.ratios {
-				e.ratios[i] = math.NaN()
+	var e *ratioEntry
+	if share == 1 || j.rounds.Len() == 0 {
+		e = a.entry(j.nodes)
+		if share == 1 {
+			if r = &e.ratios[j.app]; !math.IsNaN(*r) {
+				return *r
 			}
 		}
-		if r = &e.ratios[j.app]; !math.IsNaN(*r) {
-			return *r
+		if j.rounds.Len() == 0 {
+			j.rounds.CopyFrom(&e.rounds[j.app]) // what an earlier job here recorded, if any
 		}
 	}
 	p := &a.apps[j.app]
 	var num float64
+	j.rounds.Rewind()
 	for _, tr := range p.Traffic {
-		num += tr.Weight * a.m.CommTime(j.nodes, tr.Pattern, tr.Size, share)
+		num += tr.Weight * a.m.CommTimeRounds(&j.rounds, j.nodes, tr.Pattern, tr.Size, share)
 	}
 	v := 1.0
 	if den := a.compactTime(j.app, len(j.nodes)); den > 0 && num > 0 {
@@ -226,7 +223,32 @@ func (a *NetAdapter) ratio(j *netJob, share float64) float64 {
 	if r != nil {
 		*r = v
 	}
+	if e != nil && e.rounds[j.app].Len() == 0 {
+		e.rounds[j.app].CopyFrom(&j.rounds)
+	}
 	return v
+}
+
+// entry returns the cache entry of placement nodes, emptied if it held
+// another placement.
+func (a *NetAdapter) entry(nodes []int32) *ratioEntry {
+	h := uint64(14695981039346656037)
+	for _, n := range nodes {
+		h = (h ^ uint64(uint32(n))) * 1099511628211
+	}
+	e := &a.cache[h&(ratioCacheSize-1)]
+	if e.ratios == nil || !slices.Equal(e.nodes, nodes) {
+		e.nodes = append(e.nodes[:0], nodes...)
+		if e.ratios == nil {
+			e.ratios = make([]float64, len(a.apps))
+			e.rounds = make([]netmodel.Rounds, len(a.apps))
+		}
+		for i := range e.ratios {
+			e.ratios[i] = math.NaN()
+			e.rounds[i].Reset()
+		}
+	}
+	return e
 }
 
 // compactTime is Σ w·T_comm of app on the first n nodes of the node order,
@@ -260,6 +282,7 @@ func (a *NetAdapter) Started(slot int32, app, procs int, alloc []cluster.Range) 
 	}
 	j := &a.jobs[slot]
 	j.nodes = a.nodesOf(alloc, j.nodes[:0])
+	j.rounds.Reset()
 	j.app, j.running, j.ratio = int32(app), true, 1
 	p := &a.apps[app]
 	if p.Fraction == 0 || len(p.Traffic) == 0 || len(j.nodes) < 2 {

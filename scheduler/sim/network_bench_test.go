@@ -24,6 +24,8 @@ var netBenchCases = []struct {
 	{"edison-interference", Spec{Preset: "edison", Interference: "on"}, false},
 	{"edison-topology-interference", Spec{Preset: "edison", Placement: "topology", Interference: "on"}, false},
 	{"hopper-interference", Spec{Preset: "hopper", Interference: "on"}, false},
+	{"mira-interference", Spec{Preset: "mira", Interference: "on"}, false},
+	{"stampede-interference", Spec{Preset: "stampede", Interference: "on"}, false},
 }
 
 // BenchmarkNetworkReplay measures what the network model adds to a replay
@@ -32,7 +34,8 @@ var netBenchCases = []struct {
 //	sim/NAME  the trace loaded once, only Run timed, jobs.csv to io.Discard
 //	e2e/NAME  as BenchmarkReplay: gunzip, parse, simulate, jobs.csv to a file
 //
-// The target is NAME ≤ 2 × off with interference off. Run with
+// The target is NAME ≤ 2 × off with interference off, and ≤ 3 × off with
+// it on (issue 18). Run with
 // DRSIM_SHARED set:
 //
 //	DRSIM_SHARED=/work/shared go test -run ^$ -bench NetworkReplay ./scheduler/sim
