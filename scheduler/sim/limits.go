@@ -151,14 +151,17 @@ func Span(d Spec, tr *workloads.Trace) (t0, t1 float64) {
 // parseDuration reads "3h" or "2h-4h" (Go durations) into seconds.
 func parseDuration(s string) (lo, hi float64, err error) {
 	a, b, rng := strings.Cut(s, "-")
+	bad := func() error {
+		return fmt.Errorf("dr-duration: %q: want a length such as 3h or a range such as 2h-4h (each at least 1s)", s)
+	}
 	da, err := time.ParseDuration(strings.TrimSpace(a))
 	if err != nil {
-		return 0, 0, fmt.Errorf("dr-duration: %q: %v", s, err)
+		return 0, 0, bad()
 	}
 	db := da
 	if rng {
 		if db, err = time.ParseDuration(strings.TrimSpace(b)); err != nil {
-			return 0, 0, fmt.Errorf("dr-duration: %q: %v", s, err)
+			return 0, 0, bad()
 		}
 	}
 	if da < time.Second || db < da {

@@ -133,6 +133,10 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 	if d.Procs > 0 {
 		procs = d.Procs
 	}
+	if d.Machine == "" && d.ProcsPerNode > 1 && procs%d.ProcsPerNode != 0 {
+		return nil, specErr(fmt.Errorf("procs-per-node: %d does not divide the machine's %d processors (the last node would be partial); give --procs as a multiple of it",
+			d.ProcsPerNode, procs))
+	}
 	cfg := scheduler.Config{
 		Procs: procs, ProcsPerNode: d.ProcsPerNode, Policy: d.Policy, Order: d.Order,
 		Placement: d.Placement, Seed: d.Seed, Check: d.Check, Workload: workloadName(d.Trace),
