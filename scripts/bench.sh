@@ -46,7 +46,8 @@ for r in "${rows[@]}"; do
 	for _ in $(seq "$runs"); do
 		rm -rf "$work/out"
 		# shellcheck disable=SC2086
-		/usr/bin/time -f '%e %U %S %M' -o "$work/t" "$bin" run --trace "$file" $args --out "$work/out" >/dev/null
+		/usr/bin/time -f '%e %U %S %M' -o "$work/t" "$bin" run --trace "$file" $args --out "$work/out" >/dev/null 2>"$work/err" ||
+			{ cat "$work/err" >&2; exit 1; }
 		read -r w u s m <"$work/t"
 		if [ -z "$best" ] || awk "BEGIN{exit !($w < $best)}"; then
 			best=$w cpu=$(awk "BEGIN{print $u+$s}") rss=$((m / 1024))
