@@ -107,6 +107,10 @@ type Config struct {
 	// power only; governors then govern its jobs only); "" = the whole
 	// machine.
 	LimitPart string
+
+	// Priority, with Order "multifactor", is Slurm's multifactor priority
+	// (priority.go); nil otherwise.
+	Priority *Priority
 }
 
 // Stats are the engine's own counters.
@@ -157,6 +161,7 @@ type job struct {
 	// idle, and their sum, which its power carries on top of procs × level.
 	part                   int32
 	idleAdjW, gpuW, extraW float64
+	pr                     jobPrio // multifactor priority (priority.go)
 }
 
 // Engine replays jobs through a policy on a cluster. Build it with New and
@@ -211,6 +216,7 @@ type Engine struct {
 	lastPow   [4]float64
 	checkFCFS bool
 	checkRes  bool
+	checkPrio bool       // with Check under the multifactor order (priority.go)
 	np        *nodePower // nil without power saving (Config.SuspendAfter 0)
 
 	// With Check (check.go): the ownership map every allocation goes
@@ -231,6 +237,7 @@ type Engine struct {
 	lim      *cluster.Meter
 	scope    int
 	govAware bool
+	prio     *prioState // multifactor priority (priority.go); nil without
 }
 
 // New validates cfg and builds an engine.
@@ -248,6 +255,15 @@ func New(cfg Config) (*Engine, error) {
 	}
 	if e.order, err = Orders.New(defaultStr(cfg.Order, "submit")); err != nil {
 		return nil, err
+	}
+	if (e.order.Name() == "multifactor") != (cfg.Priority != nil) {
+		return nil, fmt.Errorf("scheduler: queue order %q with Config.Priority set: %v; the multifactor order needs it, the others do not use it", e.order.Name(), cfg.Priority != nil)
+	}
+	if cfg.Priority != nil {
+		if !(cfg.Priority.CalcPeriod > 0) {
+			return nil, fmt.Errorf("scheduler: priority recompute period %v s; need > 0", cfg.Priority.CalcPeriod)
+		}
+		e.initPriority()
 	}
 	e.total, e.scope = cfg.Procs, -1
 	if len(cfg.Parts) > 0 {
@@ -313,6 +329,7 @@ func New(cfg Config) (*Engine, error) {
 	}
 	e.changed = true
 	e.checkFCFS = e.cfg.Check && e.policy.Name() == "fcfs"
+	e.checkPrio = e.cfg.Check && e.prio != nil && !e.powerAware // a power-blocked head leaves no reservation
 	e.checkRes = e.cfg.Check && e.policy.Name() == "easy" && e.order.Name() == "submit" && len(cfg.Limits) == 0 && cfg.Overrun == OverrunKill &&
 		cfg.Network == nil // a network multiplier is known only at placement, so backfill can delay a reservation
 	e.view.e = e
@@ -360,6 +377,9 @@ func (e *Engine) Run(ctx context.Context, src Source) error {
 	e.now = t0
 	if e.np != nil {
 		e.startNodePower(t0)
+	}
+	if e.prio != nil {
+		e.startPriority(t0)
 	}
 	for n := 0; ; n++ {
 		if n%64 == 0 {
@@ -427,6 +447,8 @@ func (e *Engine) instant(t float64) error {
 			err = e.finish(ev.Job)
 		case KindLimit:
 			e.setLimit(e.cfg.Limits[ev.Job].W)
+		case KindPriority:
+			e.recomputePriority()
 		default:
 			e.nodeEvent(&ev)
 		}
@@ -460,7 +482,7 @@ func (e *Engine) stale(ev *Event) bool {
 	switch ev.Kind {
 	case KindFinish:
 		return e.jobs[ev.Job].gen != ev.Gen || e.jobs[ev.Job].state != stRunning
-	case KindLimit:
+	case KindLimit, KindPriority:
 		return false
 	}
 	return e.staleNode(ev)

@@ -49,8 +49,9 @@ type Order interface {
 
 // Orders is the table of contents of queue orders.
 var Orders = OrderRegistry{
-	"submit": func() Order { return submitOrder{} },
-	"sef":    func() Order { return sefOrder{} },
+	"submit":      func() Order { return submitOrder{} },
+	"sef":         func() Order { return sefOrder{} },
+	"multifactor": func() Order { return multifactorOrder{} }, // needs Config.Priority (priority.go)
 }
 
 // OrderRegistry maps names to constructors.

@@ -65,6 +65,11 @@ type Spec struct {
 	Machine      string `toml:"machine" json:"machine,omitempty"`             // machine.toml or builtin:NAME; "" = one pool of Procs processors
 	PartitionMap string `toml:"partition_map" json:"partition_map,omitempty"` // job→partition rule: all:NAME | field16:1=cpu,2=gpu,*=cpu; "" = by name (sacct) or the default partition
 	DRPartition  string `toml:"dr_partition" json:"dr_partition,omitempty"`   // power limits apply to this partition's nodes only; "" = the whole machine
+
+	// Slurm's own scheduling (scheduler/priority.go, slurmconf).
+	Priority  string `toml:"priority" json:"priority,omitempty"`     // submit (default) | multifactor
+	SlurmConf string `toml:"slurm_conf" json:"slurm_conf,omitempty"` // slurm.conf with the Priority* keys and SchedulerParameters
+	Assoc     string `toml:"assoc" json:"assoc,omitempty"`           // associations: TOML or `sacctmgr show assoc -P` output; "" = equal shares per user
 }
 
 // WithDefaults returns s with every zero field set to its default: the
