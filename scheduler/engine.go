@@ -111,6 +111,9 @@ type Config struct {
 	// Priority, with Order "multifactor", is Slurm's multifactor priority
 	// (priority.go); nil otherwise.
 	Priority *Priority
+	// SlurmSched configures the slurm-backfill policy (slurmbf.go); nil:
+	// Slurm's defaults.
+	SlurmSched *SlurmSched
 }
 
 // Stats are the engine's own counters.
@@ -238,6 +241,7 @@ type Engine struct {
 	scope    int
 	govAware bool
 	prio     *prioState // multifactor priority (priority.go); nil without
+	wake     float64    // earliest KindWake armed (View.WakeAt); 0 = none
 }
 
 // New validates cfg and builds an engine.
@@ -449,6 +453,8 @@ func (e *Engine) instant(t float64) error {
 			e.setLimit(e.cfg.Limits[ev.Job].W)
 		case KindPriority:
 			e.recomputePriority()
+		case KindWake:
+			e.woken(ev.T) // view.go
 		default:
 			e.nodeEvent(&ev)
 		}
@@ -482,7 +488,7 @@ func (e *Engine) stale(ev *Event) bool {
 	switch ev.Kind {
 	case KindFinish:
 		return e.jobs[ev.Job].gen != ev.Gen || e.jobs[ev.Job].state != stRunning
-	case KindLimit, KindPriority:
+	case KindLimit, KindPriority, KindWake:
 		return false
 	}
 	return e.staleNode(ev)

@@ -12,6 +12,7 @@ const (
 	KindBoot                 // nodes finish booting (Job −1), or a job's nodes are all up (Job = slot)
 	KindSuspend              // a node idle for Config.SuspendAfter powers off (Job = node)
 	KindPriority             // multifactor priorities are recomputed (priority.go; Job −1)
+	KindWake                 // a policy asked to run (View.WakeAt; Job −1)
 )
 
 // Event is a value in the event queue: 32 bytes, no pointers. It is

@@ -17,9 +17,10 @@ type Policy interface {
 // Policies is the table of contents of scheduling policies: a new policy
 // is one file plus one line here.
 var Policies = PolicyRegistry{
-	"fcfs":         func() Policy { return &FCFS{} },
-	"easy":         func() Policy { return &EASY{} },
-	"conservative": func() Policy { return &Conservative{} },
+	"fcfs":           func() Policy { return &FCFS{} },
+	"easy":           func() Policy { return &EASY{} },
+	"conservative":   func() Policy { return &Conservative{} },
+	"slurm-backfill": func() Policy { return &SlurmBackfill{} }, // Config.SlurmSched (slurmbf.go)
 }
 
 // PolicyRegistry maps names to constructors.

@@ -190,3 +190,23 @@ func (v *View) Reserve(i int, t float64) {
 		v.e.reserve(v.e.wq.slots[i], t)
 	}
 }
+
+// WakeAt asks the engine to run the policy again at t (> Now) even if no
+// job event happens then (the slurm-backfill policy's ticks). A wake
+// already armed for t or earlier covers it.
+func (v *View) WakeAt(t float64) {
+	e := v.e
+	if !(t > v.Now) || (e.wake > v.Now && e.wake <= t) {
+		return
+	}
+	e.wake = t
+	e.q.Push(Event{T: t, Kind: KindWake, Job: -1})
+}
+
+// woken handles a KindWake event: the policy runs at this instant.
+func (e *Engine) woken(t float64) {
+	if t == e.wake {
+		e.wake = 0
+	}
+	e.dirty = true
+}

@@ -20,7 +20,7 @@ func simFlags() []cli.Flag {
 		&cli.StringFlag{Name: "trace-tz", Usage: "time zone of a sacct log's times, e.g. Europe/Paris (default: UTC)"},
 		&cli.BoolFlag{Name: "keep-unstarted", Usage: "keep sacct jobs that never started (cancelled while pending) as submits with zero runtime"},
 		&cli.StringFlag{Name: "overrun", Usage: "jobs running past their requested time: kill (walltime reached) or extend", Value: "kill"},
-		&cli.StringFlag{Name: "policy", Usage: "scheduling policy: fcfs, easy or conservative", Value: "easy"},
+		&cli.StringFlag{Name: "policy", Usage: "scheduling policy: fcfs, easy, conservative or slurm-backfill (Slurm's sched/backfill, SchedulerParameters from --slurm-conf)", Value: "easy"},
 		&cli.StringFlag{Name: "order", Usage: "queue order: submit or sef (shortest estimate first)", Value: "submit"},
 		&cli.StringFlag{Name: "pass", Usage: "scheduling pass after each instant (instant) or each event (event)", Value: "instant"},
 		&cli.StringFlag{Name: "placement", Usage: "processor placement: contiguous, scattered or topology (needs --preset or --topology)", Value: "contiguous"},

@@ -23,9 +23,17 @@ var UnknownKeysOut io.Writer = os.Stderr
 func usePriority(cfg *scheduler.Config, d Spec, tr *workloads.Trace, mach *machine.Machine) error {
 	switch d.Priority {
 	case "", "submit":
-		if d.SlurmConf != "" || d.Assoc != "" {
-			return fmt.Errorf("slurm-conf/assoc: given without --priority multifactor")
+		if d.Assoc != "" || d.SlurmConf != "" && d.Policy != "slurm-backfill" {
+			return fmt.Errorf("slurm-conf/assoc: given without --priority multifactor (or --policy slurm-backfill for --slurm-conf)")
 		}
+		if d.SlurmConf == "" {
+			return nil
+		}
+		conf, err := loadConf(d.SlurmConf)
+		if err != nil {
+			return err
+		}
+		useSched(cfg, d, conf)
 		return nil
 	case "multifactor":
 	default:
@@ -36,18 +44,16 @@ func usePriority(cfg *scheduler.Config, d Spec, tr *workloads.Trace, mach *machi
 	}
 	conf := slurmconf.Default()
 	if d.SlurmConf != "" {
-		c, err := slurmconf.Load(d.SlurmConf)
+		c, err := loadConf(d.SlurmConf)
 		if err != nil {
 			return err
 		}
 		conf = *c
-		if len(c.Unknown) > 0 && UnknownKeysOut != nil {
-			fmt.Fprintf(UnknownKeysOut, "drsim: %s: ignored keys: %s\n", c.File, strings.Join(c.Unknown, " "))
-		}
 		if !c.FairTree && c.PriorityType != "priority/multifactor" {
 			return fmt.Errorf("%s: PriorityType is %s; --priority multifactor replays priority/multifactor", c.File, c.PriorityType)
 		}
 	}
+	useSched(cfg, d, &conf)
 	p := &scheduler.Priority{
 		WeightAge: conf.WeightAge, WeightFairshare: conf.WeightFairshare, WeightJobSize: conf.WeightJobSize,
 		WeightPartition: conf.WeightPartition, WeightQOS: conf.WeightQOS,
@@ -79,6 +85,28 @@ func usePriority(cfg *scheduler.Config, d Spec, tr *workloads.Trace, mach *machi
 	}
 	cfg.Order, cfg.Priority = "multifactor", p
 	return nil
+}
+
+// loadConf reads a slurm.conf and lists its ignored keys once.
+func loadConf(path string) (*slurmconf.Conf, error) {
+	c, err := slurmconf.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(c.Unknown) > 0 && UnknownKeysOut != nil {
+		fmt.Fprintf(UnknownKeysOut, "drsim: %s: ignored keys: %s\n", c.File, strings.Join(c.Unknown, " "))
+	}
+	return c, nil
+}
+
+// useSched hands the SchedulerParameters to the slurm-backfill policy.
+func useSched(cfg *scheduler.Config, d Spec, c *slurmconf.Conf) {
+	if d.Policy != "slurm-backfill" {
+		return
+	}
+	s := c.Sched
+	cfg.SlurmSched = &scheduler.SlurmSched{BfInterval: s.BfInterval, BfMaxJobTest: s.BfMaxJobTest, BfWindow: s.BfWindow,
+		BfResolution: s.BfResolution, BfPartCountResv: s.BfPartCountResv}
 }
 
 // partFactors returns each partition's PriorityJobFactor over the largest,

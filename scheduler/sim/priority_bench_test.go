@@ -53,3 +53,26 @@ PriorityMaxAge=1-0
 PriorityDecayHalfLife=7-0
 PriorityCalcPeriod=5
 `
+
+// BenchmarkSlurmBackfill is the issue's other bound: Slurm-style backfill
+// (SchedulerParameters at Slurm's defaults) on RICC against plain EASY
+// (≤ 5×), engine only.
+//
+//	DRSIM_SHARED=../shared go test -run ^$ -bench SlurmBackfill -count 3 ./scheduler/sim
+func BenchmarkSlurmBackfill(b *testing.B) {
+	defer scheduler.WithoutTestChecks()()
+	path := sharedtest.Path(b, "traces/RICC-2010-2.swf.gz")
+	tr, err := Load(Spec{Trace: path})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, policy := range []string{"easy", "slurm-backfill"} {
+		b.Run("RICC/"+policy, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := Run(context.Background(), Spec{Trace: path, Policy: policy}, tr, Outputs{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

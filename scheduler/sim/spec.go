@@ -14,7 +14,7 @@ type Spec struct {
 	ProcsField   string `toml:"procs_field" json:"procs_field,omitempty"`       // req (default) | alloc
 	Estimate     string `toml:"estimate" json:"estimate,omitempty"`             // req (default) | run
 	Overrun      string `toml:"overrun" json:"overrun,omitempty"`               // kill (default) | extend
-	Policy       string `toml:"policy" json:"policy,omitempty"`                 // fcfs | easy (default) | conservative
+	Policy       string `toml:"policy" json:"policy,omitempty"`                 // fcfs | easy (default) | conservative | slurm-backfill
 	Order        string `toml:"order" json:"order,omitempty"`                   // submit (default) | sef
 	Pass         string `toml:"pass" json:"pass,omitempty"`                     // instant (default) | event
 	Placement    string `toml:"placement" json:"placement,omitempty"`           // contiguous (default) | scattered
