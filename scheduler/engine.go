@@ -242,6 +242,9 @@ type Engine struct {
 	govAware bool
 	prio     *prioState // multifactor priority (priority.go); nil without
 	wake     float64    // earliest KindWake armed (View.WakeAt); 0 = none
+	// slurmMain is the slurm-backfill main scheduler's timing, one for all
+	// partitions (slurmbf.go).
+	slurmMain slurmMain
 }
 
 // New validates cfg and builds an engine.

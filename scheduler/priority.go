@@ -210,7 +210,8 @@ func (e *Engine) growTree() {
 		st.fs = append(st.fs, 0)
 		st.fsEpoch = append(st.fsEpoch, 0)
 	}
-	st.epoch++ // shares changed: every factor is recomputed on demand
+	// As in Slurm, factors already computed since the last recompute stay
+	// as they are (a new association's is computed on first use).
 }
 
 // armPriority pushes the next recompute event on the CalcPeriod grid.

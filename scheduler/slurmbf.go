@@ -14,9 +14,10 @@ type SlurmSched struct {
 	BfWindow        float64 // s ahead a pass plans (bf_window; default 1 day)
 	BfResolution    float64 // s; the plan's times round up to it (bf_resolution; default 60)
 	BfPartCountResv int     // reservations per partition and pass (bf_job_part_count_reserve; 0 = every tested job)
+	BatchDelay      float64 // s; submits run the main scheduler at most once per this (batch_sched_delay; default 3)
 }
 
-var defaultSlurmSched = SlurmSched{BfInterval: 30, BfMaxJobTest: 500, BfWindow: 86400, BfResolution: 60}
+var defaultSlurmSched = SlurmSched{BfInterval: 30, BfMaxJobTest: 500, BfWindow: 86400, BfResolution: 60, BatchDelay: 3}
 
 // SlurmBackfill schedules the way Slurm's sched/backfill does, in two
 // parts:
@@ -51,6 +52,14 @@ type SlurmBackfill struct {
 	pending  bool    // a job was queued, started or ended since it
 }
 
+// slurmMain is the main scheduler's timing, shared by the partitions'
+// policy instances as Slurm's one main scheduler covers every partition.
+type slurmMain struct {
+	last float64 // when it last ran
+	at   float64 // when submits deferred by BatchDelay run it (0: none)
+	seen bool    // it has run before
+}
+
 var _ Policy = (*SlurmBackfill)(nil)
 
 func (*SlurmBackfill) Name() string { return "slurm-backfill" }
@@ -63,8 +72,29 @@ func (p *SlurmBackfill) Schedule(v *View) {
 	if v.Changed() || v.NewFrom() < len(v.e.wq.slots) {
 		p.pending = true
 	}
-	// The main scheduler.
-	if i := v.Next(0, v.Total); v.Changed() || i < 0 || i >= v.NewFrom() {
+	// The main scheduler: at once after an end; after submits alone at
+	// most once per batch_sched_delay (Slurm's schedule_job_test).
+	i := v.Next(0, v.Total)
+	m := &v.e.slurmMain
+	// The engine's first pass counts as changed; Slurm has just run its
+	// main scheduler at start-up then, so the first submits wait too.
+	run := v.Changed() && m.seen || m.at > 0 && v.Now >= m.at
+	if !m.seen {
+		m.seen, m.last = true, v.Now
+	}
+	if !run && i >= 0 && i >= v.NewFrom() {
+		if v.Now-m.last >= ps.BatchDelay {
+			run = true
+		} else if m.at == 0 {
+			m.at = m.last + ps.BatchDelay
+			v.WakeAt(m.at)
+		}
+	}
+	if run {
+		m.last = v.Now
+		if m.at <= v.Now {
+			m.at = 0
+		}
 		for ; i >= 0 && v.Fits(i); i = v.Next(i+1, v.Total) {
 			v.Start(i)
 			p.pending = true

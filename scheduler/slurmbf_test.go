@@ -97,3 +97,17 @@ func TestBfPlan(t *testing.T) {
 		t.Errorf("earliest(5,1) = %v, want +Inf", got)
 	}
 }
+
+// batch_sched_delay: submits alone run the main scheduler at most once per
+// 3 s. The run's first instant counts as a run (slurmctld has just
+// scheduled at start-up), so jobs 1 and 2 (at 0 and 1) start at 3; job 3
+// at 10 starts at once (7 s after the last run); job 4 at 11 waits for 13.
+// Backfill ticks are at 20, 40, ...: none is involved.
+func TestSlurmBackfillBatchDelay(t *testing.T) {
+	jobs := []workloads.Job{j(1, 0, 50, 2, 50), j(2, 1, 50, 1, 50), j(3, 10, 50, 1, 50), j(4, 11, 50, 1, 50)}
+	ps := SlurmSched{BfInterval: 20, BfMaxJobTest: 100, BfWindow: 1000, BfResolution: 1, BatchDelay: 3}
+	got := simulate(t, Config{Procs: 8, Policy: "slurm-backfill", SlurmSched: &ps}, jobs...).starts()
+	if want := "1:3-53 2:3-53 3:10-60 4:13-63"; got != want {
+		t.Fatalf("%s, want %s", got, want)
+	}
+}

@@ -46,6 +46,7 @@ type Sched struct {
 	BfWindow        float64 // s a backfill pass plans ahead (bf_window, given in minutes; default 1 day)
 	BfResolution    float64 // s of the plan's time steps (bf_resolution; default 60)
 	BfPartCountResv int     // reservations per partition and pass (bf_job_part_count_reserve; 0 = every tested job)
+	BatchDelay      float64 // s: submits run the main scheduler at most once per this (batch_sched_delay; default 3)
 }
 
 // Partition is one PartitionName line.
@@ -62,7 +63,7 @@ func Default() Conf {
 		PriorityType: "priority/basic", FairTree: true,
 		MaxAge: 7 * 86400, DecayHalfLife: 7 * 86400, CalcPeriod: 300,
 		SchedulerType: "sched/backfill",
-		Sched:         Sched{Interval: 60, BfInterval: 30, BfMaxJobTest: 500, BfWindow: 1440 * 60, BfResolution: 60},
+		Sched:         Sched{Interval: 60, BfInterval: 30, BfMaxJobTest: 500, BfWindow: 1440 * 60, BfResolution: 60, BatchDelay: 3},
 	}
 }
 
@@ -300,6 +301,11 @@ func (s *Sched) parse(v string) error {
 				return bad(1, 3600)
 			}
 			s.BfResolution = float64(n)
+		case "batch_sched_delay":
+			if err != nil || n < 0 || n > 3600 {
+				return bad(0, 3600)
+			}
+			s.BatchDelay = float64(n)
 		case "bf_job_part_count_reserve":
 			if err != nil || n < 0 || n > 1e6 {
 				return bad(0, 1e6)

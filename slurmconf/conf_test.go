@@ -41,7 +41,7 @@ ClusterName=y
 	if c.MaxAge != 86400 || c.DecayHalfLife != 12*3600+30*60 || c.CalcPeriod != 120 {
 		t.Errorf("max age %v half-life %v calc %v", c.MaxAge, c.DecayHalfLife, c.CalcPeriod)
 	}
-	want := Sched{Interval: 60, BfInterval: 5, BfMaxJobTest: 100, BfWindow: 3600, BfResolution: 1, BfPartCountResv: 1}
+	want := Sched{Interval: 60, BfInterval: 5, BfMaxJobTest: 100, BfWindow: 3600, BfResolution: 1, BfPartCountResv: 1, BatchDelay: 3}
 	if c.Sched != want {
 		t.Errorf("sched %+v, want %+v", c.Sched, want)
 	}
