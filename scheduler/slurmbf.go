@@ -150,7 +150,16 @@ func (p *SlurmBackfill) backfill(v *View, ps *SlurmSched) {
 		tested++
 		q := v.Job(i)
 		dur := up(q.Est)
-		t := pl.earliest(q.Procs, dur)
+		var t float64
+		if ps.BfPartCountResv > 0 && reserved >= ps.BfPartCountResv {
+			// No reservation left: only whether it starts now matters.
+			t = math.Inf(1)
+			if pl.fitsNow(q.Procs, dur) {
+				t = now
+			}
+		} else {
+			t = pl.earliest(q.Procs, dur)
+		}
 		switch {
 		case t == now && v.Fits(i):
 			v.Start(i)
@@ -209,6 +218,18 @@ func (pl *bfPlan) earliest(procs int, dur float64) float64 {
 		}
 	}
 	return math.Inf(1)
+}
+
+// fitsNow reports whether procs processors stay free from the first step
+// for dur seconds.
+func (pl *bfPlan) fitsNow(procs int, dur float64) bool {
+	end := pl.at[0] + dur
+	for k := 0; k < len(pl.at) && pl.at[k] < end; k++ {
+		if pl.free[k] < procs {
+			return false
+		}
+	}
+	return true
 }
 
 // most returns the most processors free in any step before the window's

@@ -89,7 +89,36 @@ var known = map[string]bool{
 func Parse(r io.Reader, file string) (*Conf, error) {
 	c := Default()
 	c.File = file
+	if err := c.parse(r, file); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// Set applies "Key=Value" settings separated by semicolons (a flag's
+// value, e.g. "PriorityWeightAge=1000;SchedulerParameters=bf_interval=5")
+// over c, with the same keys and checks as a slurm.conf; what names the
+// setting in errors (e.g. "--slurm-set"), with the setting's 1-based
+// position as its line.
+func (c *Conf) Set(spec, what string) error {
+	if strings.TrimSpace(spec) == "" {
+		return nil
+	}
+	file, unknown := c.File, len(c.Unknown)
+	err := c.parse(strings.NewReader(strings.ReplaceAll(spec, ";", "\n")), what)
+	c.File = file
+	if err == nil && len(c.Unknown) > unknown {
+		err = fmt.Errorf("%s: unknown key %s (known: the Priority* keys, PartitionName, SchedulerType, SchedulerParameters)", what, c.Unknown[unknown])
+	}
+	c.Unknown = c.Unknown[:unknown]
+	return err
+}
+
+func (c *Conf) parse(r io.Reader, file string) error {
 	seen := map[string]bool{}
+	for _, k := range c.Unknown {
+		seen[strings.ToLower(k)] = true
+	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	line := 0
@@ -108,7 +137,7 @@ func Parse(r io.Reader, file string) (*Conf, error) {
 			if strings.EqualFold(key, "include") {
 				continue
 			}
-			return nil, fmt.Errorf("%s:%d: %q: want Key=Value", file, line, fields[0])
+			return fmt.Errorf("%s:%d: %q: want Key=Value", file, line, fields[0])
 		}
 		lk := strings.ToLower(key)
 		if !known[lk] {
@@ -128,7 +157,7 @@ func Parse(r io.Reader, file string) (*Conf, error) {
 			case "priority/basic", "priority/multifactor":
 				c.PriorityType = strings.ToLower(val)
 			default:
-				return nil, bad("want priority/basic or priority/multifactor")
+				return bad("want priority/basic or priority/multifactor")
 			}
 		case "priorityflags":
 			c.FairTree = true
@@ -163,7 +192,7 @@ func Parse(r io.Reader, file string) (*Conf, error) {
 			case "sched/backfill", "sched/builtin":
 				c.SchedulerType = strings.ToLower(val)
 			default:
-				return nil, bad("want sched/backfill or sched/builtin")
+				return bad("want sched/backfill or sched/builtin")
 			}
 		case "schedulerparameters":
 			err = c.Sched.parse(val)
@@ -175,13 +204,13 @@ func Parse(r io.Reader, file string) (*Conf, error) {
 				case "priorityjobfactor", "priority":
 					n, e := strconv.ParseUint(v, 10, 16)
 					if e != nil {
-						return nil, fmt.Errorf("%s:%d: PartitionName=%s %s=%q: want an integer 0-65533", file, line, val, k, v)
+						return fmt.Errorf("%s:%d: PartitionName=%s %s=%q: want an integer 0-65533", file, line, val, k, v)
 					}
 					p.PriorityJobFactor = float64(n)
 				case "default":
 					d, e := yesNo(v)
 					if e != nil {
-						return nil, fmt.Errorf("%s:%d: PartitionName=%s Default=%q: %v", file, line, val, v, e)
+						return fmt.Errorf("%s:%d: PartitionName=%s Default=%q: %v", file, line, val, v, e)
 					}
 					p.Default = d
 				}
@@ -191,13 +220,13 @@ func Parse(r io.Reader, file string) (*Conf, error) {
 			}
 		}
 		if err != nil {
-			return nil, bad(err.Error())
+			return bad(err.Error())
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %v", file, line+1, err)
+		return fmt.Errorf("%s:%d: %v", file, line+1, err)
 	}
-	return &c, nil
+	return nil
 }
 
 func weight(s string) (float64, error) {

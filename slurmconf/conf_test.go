@@ -134,3 +134,22 @@ func TestLoadMissing(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+func TestSet(t *testing.T) {
+	c := Default()
+	if err := c.Set("PriorityWeightAge=1000;PriorityMaxAge=1-0;SchedulerParameters=bf_interval=5,bf_window=60", "--slurm-set"); err != nil {
+		t.Fatal(err)
+	}
+	if c.WeightAge != 1000 || c.MaxAge != 86400 || c.Sched.BfInterval != 5 || c.Sched.BfWindow != 3600 || c.Sched.BfMaxJobTest != 500 {
+		t.Errorf("%+v", c)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"PriorityWeightAge=1;PriorityWeightQOS=x", "--slurm-set:2: PriorityWeightQOS=\"x\": want an integer"},
+		{"PriorityWieghtAge=1", "--slurm-set: unknown key PriorityWieghtAge"},
+	} {
+		c := Default()
+		if err := c.Set(tc.in, "--slurm-set"); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}

@@ -55,6 +55,7 @@ func simFlags() []cli.Flag {
 		&cli.StringFlag{Name: "dr-partition", Usage: "with --machine: DR limits apply to this partition's nodes only, and governors govern its jobs only (default: the whole machine)"},
 		&cli.StringFlag{Name: "priority", Usage: "queue priority: submit (by submit time, --order) or multifactor (Slurm's priority/multifactor with classic fair share, from --slurm-conf) (default: submit)"},
 		&cli.StringFlag{Name: "slurm-conf", Usage: "slurm.conf `FILE` for --priority multifactor: Priority* keys, PartitionName PriorityJobFactor, SchedulerParameters (other keys are ignored)"},
+		&cli.StringFlag{Name: "slurm-set", Usage: "slurm.conf settings over --slurm-conf (or Slurm's defaults), `KEY=VALUE;...`, e.g. PriorityWeightAge=1000;PriorityWeightFairshare=10000;SchedulerParameters=bf_interval=5"},
 		&cli.StringFlag{Name: "assoc", Usage: "fair-share associations `FILE`: TOML ([accounts], [users] \"acct/user\", [qos]) or `sacctmgr show assoc -P` output (default: equal shares per user)"},
 		&cli.StringFlag{Name: "partition-map", Usage: "job→partition rule with --machine: all:NAME or field16:1=cpu,2=gpu,*=cpu (default: by name for sacct traces, else the default partition)"},
 	}
@@ -80,6 +81,6 @@ func specFromFlags(c *cli.Context) sim.Spec {
 		SuspendAfter: c.Float64("suspend-after"), ResumeTime: c.Float64("resume-time"),
 		BootW: c.Float64("boot-w"), OffW: c.Float64("off-w"),
 		Machine: c.String("machine"), PartitionMap: c.String("partition-map"), DRPartition: c.String("dr-partition"),
-		Priority: c.String("priority"), SlurmConf: c.String("slurm-conf"), Assoc: c.String("assoc"),
+		Priority: c.String("priority"), SlurmConf: c.String("slurm-conf"), Assoc: c.String("assoc"), SlurmSet: c.String("slurm-set"),
 	}
 }

@@ -23,13 +23,13 @@ var UnknownKeysOut io.Writer = os.Stderr
 func usePriority(cfg *scheduler.Config, d Spec, tr *workloads.Trace, mach *machine.Machine) error {
 	switch d.Priority {
 	case "", "submit":
-		if d.Assoc != "" || d.SlurmConf != "" && d.Policy != "slurm-backfill" {
-			return fmt.Errorf("slurm-conf/assoc: given without --priority multifactor (or --policy slurm-backfill for --slurm-conf)")
+		if d.Assoc != "" || (d.SlurmConf != "" || d.SlurmSet != "") && d.Policy != "slurm-backfill" {
+			return fmt.Errorf("slurm-conf/slurm-set/assoc: given without --priority multifactor (or --policy slurm-backfill for --slurm-conf, --slurm-set)")
 		}
-		if d.SlurmConf == "" {
+		if d.SlurmConf == "" && d.SlurmSet == "" {
 			return nil
 		}
-		conf, err := loadConf(d.SlurmConf)
+		conf, err := loadConf(d.SlurmConf, d.SlurmSet)
 		if err != nil {
 			return err
 		}
@@ -42,16 +42,13 @@ func usePriority(cfg *scheduler.Config, d Spec, tr *workloads.Trace, mach *machi
 	if d.Order != "submit" {
 		return fmt.Errorf("order: %q with --priority multifactor, which orders the queue by priority", d.Order)
 	}
-	conf := slurmconf.Default()
-	if d.SlurmConf != "" {
-		c, err := loadConf(d.SlurmConf)
-		if err != nil {
-			return err
-		}
-		conf = *c
-		if !c.FairTree && c.PriorityType != "priority/multifactor" {
-			return fmt.Errorf("%s: PriorityType is %s; --priority multifactor replays priority/multifactor", c.File, c.PriorityType)
-		}
+	c, err := loadConf(d.SlurmConf, d.SlurmSet)
+	if err != nil {
+		return err
+	}
+	conf := *c
+	if !c.FairTree && c.PriorityType != "priority/multifactor" {
+		return fmt.Errorf("%s: PriorityType is %s; --priority multifactor replays priority/multifactor", c.File, c.PriorityType)
 	}
 	useSched(cfg, d, &conf)
 	p := &scheduler.Priority{
@@ -87,14 +84,22 @@ func usePriority(cfg *scheduler.Config, d Spec, tr *workloads.Trace, mach *machi
 	return nil
 }
 
-// loadConf reads a slurm.conf and lists its ignored keys once.
-func loadConf(path string) (*slurmconf.Conf, error) {
-	c, err := slurmconf.Load(path)
-	if err != nil {
-		return nil, err
+// loadConf reads a slurm.conf (Slurm's defaults without one), lists its
+// ignored keys once, and applies the --slurm-set settings over it.
+func loadConf(path, set string) (*slurmconf.Conf, error) {
+	d := slurmconf.Default()
+	c := &d
+	if path != "" {
+		var err error
+		if c, err = slurmconf.Load(path); err != nil {
+			return nil, err
+		}
+		if len(c.Unknown) > 0 && UnknownKeysOut != nil {
+			fmt.Fprintf(UnknownKeysOut, "drsim: %s: ignored keys: %s\n", c.File, strings.Join(c.Unknown, " "))
+		}
 	}
-	if len(c.Unknown) > 0 && UnknownKeysOut != nil {
-		fmt.Fprintf(UnknownKeysOut, "drsim: %s: ignored keys: %s\n", c.File, strings.Join(c.Unknown, " "))
+	if err := c.Set(set, "--slurm-set"); err != nil {
+		return nil, err
 	}
 	return c, nil
 }

@@ -70,6 +70,7 @@ type Spec struct {
 	Priority  string `toml:"priority" json:"priority,omitempty"`     // submit (default) | multifactor
 	SlurmConf string `toml:"slurm_conf" json:"slurm_conf,omitempty"` // slurm.conf with the Priority* keys and SchedulerParameters
 	Assoc     string `toml:"assoc" json:"assoc,omitempty"`           // associations: TOML or `sacctmgr show assoc -P` output; "" = equal shares per user
+	SlurmSet  string `toml:"slurm_set" json:"slurm_set,omitempty"`   // slurm.conf settings over SlurmConf, "Key=Value;Key=Value"
 }
 
 // WithDefaults returns s with every zero field set to its default: the
