@@ -110,6 +110,13 @@ type Config struct {
 	// GPUShare (gpu.go), per application (nil rows: CPU applications), per
 	// level: the part of Levels[lv].Power drawn by GPUs (W per processor).
 	GPUShare [][]float64
+
+	// Priority, with Order "multifactor", is Slurm's multifactor priority
+	// (priority.go); nil otherwise.
+	Priority *Priority
+	// SlurmSched configures the slurm-backfill policy (slurmbf.go); nil:
+	// Slurm's defaults.
+	SlurmSched *SlurmSched
 }
 
 // Stats are the engine's own counters.
@@ -164,6 +171,7 @@ type job struct {
 	// current run and in evicted runs; gpuMod: its levels carry GPU power.
 	gpuPow, gpuJ, gpuWasted float64
 	gpuMod                  bool
+	pr                      jobPrio // multifactor priority (priority.go)
 }
 
 // Engine replays jobs through a policy on a cluster. Build it with New and
@@ -218,6 +226,7 @@ type Engine struct {
 	lastPow   [4]float64
 	checkFCFS bool
 	checkRes  bool
+	checkPrio bool       // with Check under the multifactor order (priority.go)
 	np        *nodePower // nil without power saving (Config.SuspendAfter 0)
 
 	// With Check (check.go): the ownership map every allocation goes
@@ -243,7 +252,12 @@ type Engine struct {
 	// Σ running jobs' GPU draw, its integral, and (Check) Σ jobs' own.
 	gpuOn                 bool
 	gpuNow, gpuJ, jobGPUJ float64
-	gpuLim, lastGPU       float64 // the limited partition's (Config.LimitPart); last reported
+	gpuLim, lastGPU       float64    // the limited partition's (Config.LimitPart); last reported
+	prio                  *prioState // multifactor priority (priority.go); nil without
+	wake                  float64    // earliest KindWake armed (View.WakeAt); 0 = none
+	// slurmMain is the slurm-backfill main scheduler's timing, one for all
+	// partitions (slurmbf.go).
+	slurmMain slurmMain
 }
 
 // New validates cfg and builds an engine.
@@ -261,6 +275,15 @@ func New(cfg Config) (*Engine, error) {
 	}
 	if e.order, err = Orders.New(defaultStr(cfg.Order, "submit")); err != nil {
 		return nil, err
+	}
+	if (e.order.Name() == "multifactor") != (cfg.Priority != nil) {
+		return nil, fmt.Errorf("scheduler: queue order %q with Config.Priority set: %v; the multifactor order needs it, the others do not use it", e.order.Name(), cfg.Priority != nil)
+	}
+	if cfg.Priority != nil {
+		if !(cfg.Priority.CalcPeriod > 0) {
+			return nil, fmt.Errorf("scheduler: priority recompute period %v s; need > 0", cfg.Priority.CalcPeriod)
+		}
+		e.initPriority()
 	}
 	e.total, e.scope = cfg.Procs, -1
 	if len(cfg.Parts) > 0 {
@@ -335,6 +358,7 @@ func New(cfg Config) (*Engine, error) {
 	}
 	e.changed = true
 	e.checkFCFS = e.cfg.Check && e.policy.Name() == "fcfs"
+	e.checkPrio = e.cfg.Check && e.prio != nil && !e.powerAware // a power-blocked head leaves no reservation
 	e.checkRes = e.cfg.Check && e.policy.Name() == "easy" && e.order.Name() == "submit" && len(cfg.Limits) == 0 && cfg.Overrun == OverrunKill &&
 		cfg.Network == nil // a network multiplier is known only at placement, so backfill can delay a reservation
 	e.view.e = e
@@ -382,6 +406,9 @@ func (e *Engine) Run(ctx context.Context, src Source) error {
 	e.now = t0
 	if e.np != nil {
 		e.startNodePower(t0)
+	}
+	if e.prio != nil {
+		e.startPriority(t0)
 	}
 	for n := 0; ; n++ {
 		if n%64 == 0 {
@@ -452,6 +479,10 @@ func (e *Engine) instant(t float64) error {
 			err = e.finish(ev.Job)
 		case KindLimit:
 			e.setLimit(e.cfg.Limits[ev.Job].W)
+		case KindPriority:
+			e.recomputePriority()
+		case KindWake:
+			e.woken(ev.T) // view.go
 		default:
 			e.nodeEvent(&ev)
 		}
@@ -485,7 +516,7 @@ func (e *Engine) stale(ev *Event) bool {
 	switch ev.Kind {
 	case KindFinish:
 		return e.jobs[ev.Job].gen != ev.Gen || e.jobs[ev.Job].state != stRunning
-	case KindLimit:
+	case KindLimit, KindPriority, KindWake:
 		return false
 	}
 	return e.staleNode(ev)

@@ -7,10 +7,12 @@ package scheduler
 type Kind uint8
 
 const (
-	KindFinish  Kind = iota // a running job's work is done
-	KindLimit               // the power limit changes
-	KindBoot                // nodes finish booting (Job −1), or a job's nodes are all up (Job = slot)
-	KindSuspend             // a node idle for Config.SuspendAfter powers off (Job = node)
+	KindFinish   Kind = iota // a running job's work is done
+	KindLimit                // the power limit changes
+	KindBoot                 // nodes finish booting (Job −1), or a job's nodes are all up (Job = slot)
+	KindSuspend              // a node idle for Config.SuspendAfter powers off (Job = node)
+	KindPriority             // multifactor priorities are recomputed (priority.go; Job −1)
+	KindWake                 // a policy asked to run (View.WakeAt; Job −1)
 )
 
 // Event is a value in the event queue: 32 bytes, no pointers. It is

@@ -95,6 +95,9 @@ func (e *Engine) submit(w *workloads.Job) {
 			j.fixed = lv
 		}
 	}
+	if e.prio != nil {
+		e.prioAdmit(j, w) // priority.go
+	}
 	e.enqueue(slot)
 }
 
@@ -146,7 +149,7 @@ func (e *Engine) fillQueued(q *QueuedJob, slot int32) {
 		low := e.cfg.Apps[j.app].Levels[0]
 		pw = float64(j.procs)*(low.Power-e.cfg.IdleW) + j.gpuW
 	}
-	*q = QueuedJob{Slot: slot, Procs: j.procs, Est: j.est * scale, Submit: j.submit, Seq: j.seq, Power: pw}
+	*q = QueuedJob{Slot: slot, Procs: j.procs, Est: j.est * scale, Submit: j.submit, Seq: j.seq, Power: pw, Prio: j.pr.prio}
 }
 
 // estLow returns a lower bound of the estimate j will have when it starts
@@ -222,6 +225,9 @@ func (e *Engine) start(slot int32, now float64) float64 {
 	}
 	e.startSeq++
 	j.state, j.start, j.startSeq, j.last, j.alpha = stRunning, now, e.startSeq, now, 0
+	if e.prio != nil {
+		e.prioStarted(slot) // priority.go
+	}
 	j.startedInDR = !math.IsInf(e.meter.Limit, 1)
 	j.level = e.startLevel(j)
 	if e.hasPower {
@@ -283,6 +289,9 @@ func (e *Engine) finish(slot int32) error {
 	e.removeRunning(slot)
 	if e.cfg.Network != nil {
 		e.cfg.Network.Finished(slot)
+	}
+	if e.prio != nil {
+		e.prioEnded(j) // priority.go
 	}
 	e.stats.Finished++
 	e.dirty, e.changed = true, true
@@ -380,6 +389,9 @@ func (e *Engine) evict(slot int32) {
 	}
 	j.gpuWasted += j.gpuJ
 	j.gpuJ = 0
+	if e.prio != nil {
+		e.prioEnded(j) // its usage so far counts (priority.go)
+	}
 	j.wasted += j.energy
 	j.energy, j.alpha, j.power = 0, 0, 0
 	j.evictions++

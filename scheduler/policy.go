@@ -17,9 +17,10 @@ type Policy interface {
 // Policies is the table of contents of scheduling policies: a new policy
 // is one file plus one line here.
 var Policies = PolicyRegistry{
-	"fcfs":         func() Policy { return &FCFS{} },
-	"easy":         func() Policy { return &EASY{} },
-	"conservative": func() Policy { return &Conservative{} },
+	"fcfs":           func() Policy { return &FCFS{} },
+	"easy":           func() Policy { return &EASY{} },
+	"conservative":   func() Policy { return &Conservative{} },
+	"slurm-backfill": func() Policy { return &SlurmBackfill{} }, // Config.SlurmSched (slurmbf.go)
 }
 
 // PolicyRegistry maps names to constructors.
@@ -49,8 +50,9 @@ type Order interface {
 
 // Orders is the table of contents of queue orders.
 var Orders = OrderRegistry{
-	"submit": func() Order { return submitOrder{} },
-	"sef":    func() Order { return sefOrder{} },
+	"submit":      func() Order { return submitOrder{} },
+	"sef":         func() Order { return sefOrder{} },
+	"multifactor": func() Order { return multifactorOrder{} }, // needs Config.Priority (priority.go)
 }
 
 // OrderRegistry maps names to constructors.

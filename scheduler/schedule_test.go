@@ -187,7 +187,7 @@ func TestRegistriesBuildEveryEntry(t *testing.T) {
 			t.Errorf("Orders.New(%q) = %v, %v", name, o, err)
 		}
 	}
-	if _, err := Policies.New("sjf"); err == nil || err.Error() != `scheduler: unknown policy "sjf" (known: conservative, easy, fcfs)` {
+	if _, err := Policies.New("sjf"); err == nil || err.Error() != `scheduler: unknown policy "sjf" (known: conservative, easy, fcfs, slurm-backfill)` {
 		t.Errorf("unknown policy error = %v", err)
 	}
 }

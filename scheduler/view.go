@@ -10,6 +10,7 @@ type QueuedJob struct {
 	Submit float64 // submit time (s); evicted jobs keep their original one
 	Seq    int64   // trace order, unique
 	Power  float64 // power the job adds if started now at its lowest level (W)
+	Prio   float64 // multifactor priority (priority.go); 0 under other orders
 
 	started bool
 }
@@ -36,11 +37,15 @@ type View struct {
 	q     []QueuedJob
 	stamp []uint32 // q[i] is filled for this pass when stamp[i] == pass
 	pass  uint32
+	// backfill is set once the policy reserved a job in this pass: later
+	// starts are backfill decisions (the multifactor --check, priority.go).
+	backfill bool
 }
 
 func (v *View) reset(e *Engine) {
 	v.e, v.Now, v.Total = e, e.now, e.total
 	v.pass++
+	v.backfill = false
 	if n := len(e.wq.slots); cap(v.q) < n {
 		v.q = make([]QueuedJob, n, 2*n)
 		v.stamp = make([]uint32, n, 2*n)
@@ -165,6 +170,9 @@ func (v *View) Start(i int) float64 {
 	if v.e.checkFCFS && v.e.wq.next(0, math.MaxInt32) != i {
 		v.e.violate("fcfs started queue position %d before an earlier waiting job", i)
 	}
+	if v.e.checkPrio && !v.backfill {
+		v.e.checkPriorityStart(i) // priority.go
+	}
 	q.started = true
 	v.e.wq.remove(i)
 	return v.e.start(q.Slot, v.Now)
@@ -177,7 +185,28 @@ func (v *View) Started(i int) bool { return v.Job(i).started }
 // engine keeps each job's first reservation so --check can verify that
 // EASY's head never starts later than promised.
 func (v *View) Reserve(i int, t float64) {
+	v.backfill = true
 	if v.e.checkRes { // only EASY's --check reads reservations
 		v.e.reserve(v.e.wq.slots[i], t)
 	}
+}
+
+// WakeAt asks the engine to run the policy again at t (> Now) even if no
+// job event happens then (the slurm-backfill policy's ticks). A wake
+// already armed for t or earlier covers it.
+func (v *View) WakeAt(t float64) {
+	e := v.e
+	if !(t > v.Now) || (e.wake > v.Now && e.wake <= t) {
+		return
+	}
+	e.wake = t
+	e.q.Push(Event{T: t, Kind: KindWake, Job: -1})
+}
+
+// woken handles a KindWake event: the policy runs at this instant.
+func (e *Engine) woken(t float64) {
+	if t == e.wake {
+		e.wake = 0
+	}
+	e.dirty = true
 }

@@ -20,7 +20,7 @@ func simFlags() []cli.Flag {
 		&cli.StringFlag{Name: "trace-tz", Usage: "time zone of a sacct log's times, e.g. Europe/Paris (default: UTC)"},
 		&cli.BoolFlag{Name: "keep-unstarted", Usage: "keep sacct jobs that never started (cancelled while pending) as submits with zero runtime"},
 		&cli.StringFlag{Name: "overrun", Usage: "jobs running past their requested time: kill (walltime reached) or extend", Value: "kill"},
-		&cli.StringFlag{Name: "policy", Usage: "scheduling policy: fcfs, easy or conservative", Value: "easy"},
+		&cli.StringFlag{Name: "policy", Usage: "scheduling policy: fcfs, easy, conservative or slurm-backfill (Slurm's sched/backfill, SchedulerParameters from --slurm-conf)", Value: "easy"},
 		&cli.StringFlag{Name: "order", Usage: "queue order: submit or sef (shortest estimate first)", Value: "submit"},
 		&cli.StringFlag{Name: "pass", Usage: "scheduling pass after each instant (instant) or each event (event)", Value: "instant"},
 		&cli.StringFlag{Name: "placement", Usage: "processor placement: contiguous, scattered or topology (needs --preset or --topology)", Value: "contiguous"},
@@ -53,6 +53,10 @@ func simFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "off-w", Usage: "power of a powered-off node in W"},
 		&cli.StringFlag{Name: "machine", Usage: "machine file `FILE` (node types and partitions, docs/machine.md) or builtin:default|perlmutter"},
 		&cli.StringFlag{Name: "dr-partition", Usage: "with --machine: DR limits apply to this partition's nodes only, and governors govern its jobs only (default: the whole machine)"},
+		&cli.StringFlag{Name: "priority", Usage: "queue priority: submit (by submit time, --order) or multifactor (Slurm's priority/multifactor with classic fair share, from --slurm-conf) (default: submit)"},
+		&cli.StringFlag{Name: "slurm-conf", Usage: "slurm.conf `FILE` for --priority multifactor: Priority* keys, PartitionName PriorityJobFactor, SchedulerParameters (other keys are ignored)"},
+		&cli.StringFlag{Name: "slurm-set", Usage: "slurm.conf settings over --slurm-conf (or Slurm's defaults), `KEY=VALUE;...`, e.g. PriorityWeightAge=1000;PriorityWeightFairshare=10000;SchedulerParameters=bf_interval=5"},
+		&cli.StringFlag{Name: "assoc", Usage: "fair-share associations `FILE`: TOML ([accounts], [users] \"acct/user\", [qos]) or `sacctmgr show assoc -P` output (default: equal shares per user)"},
 		&cli.StringFlag{Name: "partition-map", Usage: "job→partition rule with --machine: all:NAME or field16:1=cpu,2=gpu,*=cpu (default: by name for sacct traces, else the default partition)"},
 		&cli.StringFlag{Name: "gpucap", Usage: "GPU knob of GPU jobs on a machine with GPU nodes: performance (max cap), powersave (min cap), dr or uniform (docs/gpu-dr.md; default performance)"},
 		&cli.StringFlag{Name: "gpu-app-map", Usage: "GPU jobs' profiles, as --app-map over the built-in GPU profiles with a joint model (default mix)"},
@@ -81,5 +85,6 @@ func specFromFlags(c *cli.Context) sim.Spec {
 		BootW: c.Float64("boot-w"), OffW: c.Float64("off-w"),
 		Machine: c.String("machine"), PartitionMap: c.String("partition-map"), DRPartition: c.String("dr-partition"),
 		GPUCap: c.String("gpucap"), GPUAppMap: c.String("gpu-app-map"), GPUMap: c.String("gpu-map"),
+		Priority: c.String("priority"), SlurmConf: c.String("slurm-conf"), Assoc: c.String("assoc"), SlurmSet: c.String("slurm-set"),
 	}
 }

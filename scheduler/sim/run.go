@@ -167,6 +167,9 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 	if err := partitionApps(&cfg, d, mach, pw); err != nil { // machine.go
 		return nil, specErr(err)
 	}
+	if err := usePriority(&cfg, d, tr, mach); err != nil { // priority.go
+		return nil, specErr(err)
+	}
 	peakW := pw.peakW(procs)
 	if mach != nil {
 		procs, peakW = cfg.Procs, machPeakW

@@ -14,7 +14,7 @@ type Spec struct {
 	ProcsField   string `toml:"procs_field" json:"procs_field,omitempty"`       // req (default) | alloc
 	Estimate     string `toml:"estimate" json:"estimate,omitempty"`             // req (default) | run
 	Overrun      string `toml:"overrun" json:"overrun,omitempty"`               // kill (default) | extend
-	Policy       string `toml:"policy" json:"policy,omitempty"`                 // fcfs | easy (default) | conservative
+	Policy       string `toml:"policy" json:"policy,omitempty"`                 // fcfs | easy (default) | conservative | slurm-backfill
 	Order        string `toml:"order" json:"order,omitempty"`                   // submit (default) | sef
 	Pass         string `toml:"pass" json:"pass,omitempty"`                     // instant (default) | event
 	Placement    string `toml:"placement" json:"placement,omitempty"`           // contiguous (default) | scattered
@@ -70,6 +70,11 @@ type Spec struct {
 	GPUCap    string `toml:"gpucap" json:"gpucap,omitempty"`           // performance (default) | powersave | dr: the GPU knob's governor
 	GPUAppMap string `toml:"gpu_app_map" json:"gpu_app_map,omitempty"` // GPU jobs' profiles, as app_map over the built-in GPU profiles; "" = mix
 	GPUMap    string `toml:"gpu_map" json:"gpu_map,omitempty"`         // GPUs per job: all:N | field16:V=N,*=N | procs:K; "" = from the trace
+	// Slurm's own scheduling (scheduler/priority.go, slurmconf).
+	Priority  string `toml:"priority" json:"priority,omitempty"`     // submit (default) | multifactor
+	SlurmConf string `toml:"slurm_conf" json:"slurm_conf,omitempty"` // slurm.conf with the Priority* keys and SchedulerParameters
+	Assoc     string `toml:"assoc" json:"assoc,omitempty"`           // associations: TOML or `sacctmgr show assoc -P` output; "" = equal shares per user
+	SlurmSet  string `toml:"slurm_set" json:"slurm_set,omitempty"`   // slurm.conf settings over SlurmConf, "Key=Value;Key=Value"
 }
 
 // WithDefaults returns s with every zero field set to its default: the

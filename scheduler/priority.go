@@ -1,0 +1,454 @@
+package scheduler
+
+import (
+	"math"
+	"slices"
+
+	"drsim/workloads"
+)
+
+// Priority configures Slurm's multifactor priority (priority/multifactor
+// with PriorityFlags=NO_FAIR_TREE, Slurm 22.05), used with the
+// "multifactor" queue order. A job's priority is
+//
+//	floor(WeightAge·age + WeightFairshare·fs + WeightJobSize·size
+//	      + WeightPartition·part + WeightQOS·qos), at least 1,
+//
+// with every factor in [0,1]:
+//
+//   - age = min(now − submit, MaxAge) / MaxAge (1 once a job is older than
+//     MaxAge; with MaxAge 0, 1 as soon as it has waited at all);
+//   - size = (nodes/N + procs/P)/2 for a job of procs processors on nodes
+//     nodes on a machine of P processors on N nodes, or
+//     ((N−nodes)/N + (P−procs)/P)/2 with FavorSmall;
+//   - part and qos are the job's partition PriorityJobFactor and its QOS
+//     priority, each divided by the largest one configured;
+//   - fs is the classic fair-share factor 2^(−UE/S) (below).
+//
+// Fair share. Associations form a tree: root, accounts under root, users
+// under accounts, each with raw shares. A user's normalised shares are
+// S = (s_acct/Σ s over root's children) · (s_user/Σ s over the account's
+// users). Usage is processor-seconds: at every recompute instant (every
+// CalcPeriod from the start of the run) all usage is multiplied by
+// d^Δt, d = 1 − ln2/HalfLife (Slurm's decay_factor, ln 2 as 0.693), and
+// each running job adds procs·δ·d^δ for the δ seconds it ran since the
+// previous instant; a job that ends adds its last stretch the same way at
+// its end. The normalised usage U of an association is its raw usage over
+// root's (0 while root has none); an account's effective usage is its U
+// and a user's is UE = U + (UE_acct − U)·s_user/Σ s_siblings (Slurm's
+// _set_usage_efctv). fs is 0 for an association with no shares.
+//
+// That is the classic algorithm, not Fair Tree (Slurm's default since
+// 19.05): Fair Tree ranks every user of the tree by a depth-first walk
+// that orders siblings by their usage/shares ratio, and fs is a user's rank
+// over the number of users, so a user of an under-served account always
+// outranks every user of an over-served one; the classic formula mixes a
+// user's own usage with its account's, so a light user of a heavy account
+// can outrank a heavy user of a light one.
+//
+// Schedule. As in Slurm, a job's priority is computed once at submit
+// (with the fair-share factors of the last recompute instant) and then
+// only at recompute instants, when every waiting job is recomputed and the
+// queue re-sorted. Ties in priority break by trace order (Slurm: job ID).
+type Priority struct {
+	WeightAge, WeightFairshare, WeightJobSize, WeightPartition, WeightQOS float64
+
+	MaxAge     float64 // s; Slurm's default is 7 days
+	HalfLife   float64 // s; 0 = no decay
+	CalcPeriod float64 // s between recomputes (> 0)
+	FavorSmall bool
+	Nodes      int // nodes of the machine for the size factor; 0 = Procs/ProcsPerNode
+
+	// PartFactor is each partition's (Config.Parts order; one entry without
+	// partitions) PriorityJobFactor over the largest one, in [0,1].
+	PartFactor []float64
+	// QOSFactor returns a job's QOS priority over the largest one, in
+	// [0,1]; nil = 0.
+	QOSFactor func(*workloads.Job) float64
+	// Tree holds the associations; AssocOf returns a job's user
+	// association (an index into Tree.Users), and may append new users
+	// and accounts to Tree (a trace's users missing from an associations
+	// file get one share).
+	Tree    *ShareTree
+	AssocOf func(*workloads.Job) int
+}
+
+// ShareTree is a two-level association tree under root.
+type ShareTree struct {
+	AcctShares []float64 // per account
+	RootUsers  float64   // shares of user associations directly under root
+	UserAcct   []int32   // per user association: its account
+	UserShares []float64 // per user association
+}
+
+// prioState is the engine's multifactor state; nil without Config.Priority.
+//
+// Usage is kept scaled: the true raw usage of user association u is
+// usage[u]·scale, so the decay of every association at a recompute is one
+// multiplication of scale, and the normalised usages (ratios to root's)
+// never need scale at all. Running jobs that ran through the whole period
+// since the last recompute add procs·δ·d^δ each; their processors are
+// summed per user (runProcs) so that a recompute visits users with running
+// jobs (active), not jobs. A job started since the last recompute is on
+// fresh until then, and adds its own partial stretch.
+type prioState struct {
+	cfg      *Priority
+	decay    float64 // d per second
+	last     float64 // last recompute instant
+	next     float64 // next recompute instant armed; NaN when none is
+	scale    float64
+	usage    []float64 // scaled raw usage per user association
+	acctU    []float64 // scaled raw usage per account
+	rootU    float64   // scaled raw usage of root
+	runProcs []float64 // processors of each user's jobs running since before last
+	active   []int32   // users with runProcs > 0 (may hold zeros until the next recompute)
+	fresh    []int32   // slots of jobs started since last (stale entries skipped by gen)
+	freshGen []uint32
+	sib      []float64 // Σ shares of each account's users
+	rootSh   float64   // Σ shares of root's children
+	fs       []float64 // fair-share factor per user, valid when fsEpoch[u] == epoch
+	fsEpoch  []uint32
+	epoch    uint32
+	nodes    float64
+	procs    float64
+}
+
+// jobPrio is a job's multifactor state.
+type jobPrio struct {
+	prio   float64 // current priority
+	fixed  float64 // weighted size, partition and QOS factors
+	assoc  int32   // user association
+	usedTo float64 // usage accounted up to this time
+	inRun  bool    // counted in runProcs
+}
+
+func (e *Engine) initPriority() {
+	p := e.cfg.Priority
+	st := &prioState{cfg: p, next: math.NaN(), decay: 1, scale: 1, epoch: 1, procs: float64(e.cfg.Procs)}
+	if p.HalfLife > 0 {
+		st.decay = 1 - 0.693/p.HalfLife
+	}
+	st.nodes = float64(p.Nodes)
+	if st.nodes <= 0 {
+		st.nodes = float64(e.cfg.Procs / max(e.cfg.ProcsPerNode, 1))
+	}
+	if p.Tree != nil {
+		st.rootSh = p.Tree.RootUsers
+	}
+	e.prio = st
+}
+
+// prioAdmit computes a new job's association and initial priority.
+func (e *Engine) prioAdmit(j *job, w *workloads.Job) {
+	st, p := e.prio, e.prio.cfg
+	a := 0
+	if p.AssocOf != nil {
+		a = p.AssocOf(w)
+	}
+	j.pr.assoc = int32(a)
+	nodes := float64(w.Nodes)
+	if nodes <= 0 {
+		nodes = math.Ceil(float64(j.procs) / float64(max(e.cfg.ProcsPerNode, 1)))
+	}
+	size := (nodes/st.nodes + float64(j.procs)/st.procs) / 2
+	if p.FavorSmall {
+		size = ((st.nodes-nodes)/st.nodes + (st.procs-float64(j.procs))/st.procs) / 2
+	}
+	size = min(max(size, 0), 1)
+	part := 0.0
+	if k := int(j.part); k < len(p.PartFactor) {
+		part = p.PartFactor[k]
+	}
+	qos := 0.0
+	if p.QOSFactor != nil {
+		qos = p.QOSFactor(w)
+	}
+	j.pr.fixed = p.WeightJobSize*size + p.WeightPartition*part + p.WeightQOS*qos
+	e.growTree()
+	j.pr.prio = e.priorityAt(j, e.now)
+	if math.IsNaN(st.next) {
+		e.armPriority()
+	}
+}
+
+// priorityAt is j's priority at t with the fair-share factors of the last
+// recompute.
+func (e *Engine) priorityAt(j *job, t float64) float64 {
+	p := e.prio.cfg
+	age := 1.0
+	if wait := t - j.submit; p.MaxAge > 0 && wait < p.MaxAge {
+		age = max(wait, 0) / p.MaxAge
+	} else if wait <= 0 {
+		age = 0
+	}
+	fs := 0.0
+	if p.WeightFairshare != 0 {
+		fs = e.fairShare(int(j.pr.assoc))
+	}
+	v := math.Floor(p.WeightAge*age + p.WeightFairshare*fs + j.pr.fixed)
+	return max(v, 1)
+}
+
+// growTree extends the per-association state to the tree's size.
+func (e *Engine) growTree() {
+	st, tr := e.prio, e.prio.cfg.Tree
+	if tr == nil {
+		return
+	}
+	if len(st.acctU) == len(tr.AcctShares) && len(st.usage) == len(tr.UserShares) {
+		return
+	}
+	for len(st.acctU) < len(tr.AcctShares) {
+		st.rootSh += tr.AcctShares[len(st.acctU)]
+		st.acctU = append(st.acctU, 0)
+		st.sib = append(st.sib, 0)
+	}
+	for u := len(st.usage); u < len(tr.UserShares); u++ {
+		st.sib[tr.UserAcct[u]] += tr.UserShares[u]
+		st.usage = append(st.usage, 0)
+		st.runProcs = append(st.runProcs, 0)
+		st.fs = append(st.fs, 0)
+		st.fsEpoch = append(st.fsEpoch, 0)
+	}
+	// As in Slurm, factors already computed since the last recompute stay
+	// as they are (a new association's is computed on first use).
+}
+
+// armPriority pushes the next recompute event on the CalcPeriod grid.
+func (e *Engine) armPriority() {
+	st := e.prio
+	per := st.cfg.CalcPeriod
+	k := math.Floor((e.now-st.last)/per) + 1
+	st.next = st.last + k*per
+	e.q.Push(Event{T: st.next, Kind: KindPriority, Job: -1})
+}
+
+// startPriority anchors the recompute grid at the run's first instant.
+func (e *Engine) startPriority(t0 float64) { e.prio.last, e.prio.next = t0, math.NaN() }
+
+// addUsage adds procs·δ·d^δ of true usage to user u.
+func (st *prioState) addUsage(u int32, procs, d float64) {
+	if d <= 0 {
+		return
+	}
+	f := 1.0
+	if st.decay != 1 {
+		f = math.Pow(st.decay, d)
+	}
+	st.addScaled(u, procs*d*f)
+}
+
+// addScaled adds x of true usage to user u.
+func (st *prioState) addScaled(u int32, x float64) {
+	if int(u) >= len(st.usage) {
+		return
+	}
+	x /= st.scale
+	st.usage[u] += x
+	st.acctU[st.cfg.Tree.UserAcct[u]] += x
+	st.rootU += x
+}
+
+// prioStarted notes a job that started now.
+func (e *Engine) prioStarted(slot int32) {
+	st, j := e.prio, &e.jobs[slot]
+	j.pr.usedTo, j.pr.inRun = j.start, false
+	st.fresh = append(st.fresh, slot)
+	st.freshGen = append(st.freshGen, j.gen)
+}
+
+// prioEnded accounts a finished (or evicted) job's last stretch of usage.
+func (e *Engine) prioEnded(j *job) {
+	st := e.prio
+	st.addUsage(j.pr.assoc, float64(j.procs), e.now-max(j.pr.usedTo, st.last))
+	if j.pr.inRun {
+		st.runProcs[j.pr.assoc] -= float64(j.procs)
+		j.pr.inRun = false
+	}
+	j.pr.usedTo = e.now
+}
+
+// recomputePriority is the KindPriority event: decay, new usage, every
+// waiting job's priority, and a stable re-sort of the queues.
+func (e *Engine) recomputePriority() {
+	st := e.prio
+	t := e.now
+	st.next = math.NaN()
+	dt := t - st.last
+	f := 1.0 // d^dt
+	if dt > 0 && st.decay != 1 {
+		f = math.Pow(st.decay, dt)
+		st.scale *= f
+		if st.scale < 1e-200 {
+			for i := range st.usage {
+				st.usage[i] *= st.scale
+			}
+			for i := range st.acctU {
+				st.acctU[i] *= st.scale
+			}
+			st.rootU *= st.scale
+			st.scale = 1
+		}
+	}
+	// Jobs running through the whole period, per user.
+	k := 0
+	for _, u := range st.active {
+		if st.runProcs[u] > 0.5 {
+			st.addScaled(u, st.runProcs[u]*dt*f)
+			st.active[k] = u
+			k++
+		}
+	}
+	st.active = st.active[:k]
+	// Jobs started within it.
+	for i, slot := range st.fresh {
+		j := &e.jobs[slot]
+		if j.gen != st.freshGen[i] || (j.state != stRunning && j.state != stBooting) || j.pr.inRun {
+			continue
+		}
+		st.addUsage(j.pr.assoc, float64(j.procs), t-max(j.pr.usedTo, st.last))
+		j.pr.usedTo, j.pr.inRun = t, true
+		if st.runProcs[j.pr.assoc] < 0.5 {
+			st.active = append(st.active, j.pr.assoc)
+		}
+		st.runProcs[j.pr.assoc] += float64(j.procs)
+	}
+	st.fresh, st.freshGen = st.fresh[:0], st.freshGen[:0]
+	st.last = t
+	st.epoch++
+	queued := 0
+	if e.parts == nil {
+		queued = e.reprioritise()
+	} else {
+		prev := e.bind(0)
+		for k := range e.parts[:len(e.parts)-1] {
+			e.bind(k)
+			queued += e.reprioritise()
+		}
+		e.bind(prev)
+	}
+	if queued > 0 || len(st.active) > 0 || e.haveNext {
+		e.armPriority()
+	}
+}
+
+// reprioritise recomputes the priorities of the bound queue's jobs and
+// re-sorts it stably if their order changed; it returns the queue length.
+func (e *Engine) reprioritise() int {
+	if e.wq.Len() == 0 {
+		return 0
+	}
+	// priorityAt inlined: this loop runs over the whole queue at every
+	// recompute instant.
+	st, p, now := e.prio, e.prio.cfg, e.now
+	sorted, last, lastSeq := true, math.Inf(1), int64(-1)
+	for _, s := range e.wq.slots[e.wq.head:] {
+		if s < 0 {
+			continue
+		}
+		j := &e.jobs[s]
+		age := 1.0
+		if wait := now - j.submit; p.MaxAge > 0 && wait < p.MaxAge {
+			age = max(wait, 0) / p.MaxAge
+		} else if wait <= 0 {
+			age = 0
+		}
+		v := p.WeightAge*age + j.pr.fixed
+		if p.WeightFairshare != 0 {
+			fs := 0.0
+			if u := j.pr.assoc; int(u) < len(st.fs) && st.fsEpoch[u] == st.epoch {
+				fs = st.fs[u]
+			} else {
+				fs = e.fairShare(int(u))
+			}
+			v += p.WeightFairshare * fs
+		}
+		v = max(math.Floor(v), 1)
+		j.pr.prio = v
+		if v > last || v == last && j.seq < lastSeq {
+			sorted = false
+		}
+		last, lastSeq = v, j.seq
+	}
+	if sorted {
+		return e.wq.Len() // same order: nothing a policy saw has changed
+	}
+	e.wq.compact()
+	slices.SortStableFunc(e.wq.slots, func(a, b int32) int { return prioCmp(&e.jobs[a], &e.jobs[b]) })
+	for i, s := range e.wq.slots {
+		e.wq.procs[i], e.wq.est[i] = int32(e.jobs[s].procs), e.estLow(&e.jobs[s])
+	}
+	e.wq.rebuild()
+	e.changed, e.dirty, e.newFrom = true, true, 0
+	return e.wq.Len()
+}
+
+// prioCmp orders jobs by priority, high first, ties in trace order.
+func prioCmp(a, b *job) int {
+	switch {
+	case a.pr.prio > b.pr.prio:
+		return -1
+	case a.pr.prio < b.pr.prio:
+		return 1
+	case a.seq < b.seq:
+		return -1
+	case a.seq > b.seq:
+		return 1
+	}
+	return 0
+}
+
+// fairShare returns user association u's classic fair-share factor as of
+// the last recompute (see Priority), computing it on first use after it.
+func (e *Engine) fairShare(u int) float64 {
+	st, tr := e.prio, e.prio.cfg.Tree
+	if tr == nil || u >= len(st.fs) {
+		return 0
+	}
+	if st.fsEpoch[u] == st.epoch {
+		return st.fs[u]
+	}
+	a := tr.UserAcct[u]
+	un, an := 0.0, 0.0
+	if st.rootU > 0 {
+		un, an = min(st.usage[u]/st.rootU, 1), min(st.acctU[a]/st.rootU, 1)
+	}
+	ue := an // the account's effective usage, then the user's
+	if st.sib[a] > 0 {
+		ue = un + (an-un)*tr.UserShares[u]/st.sib[a]
+	}
+	sn := 0.0
+	if st.rootSh > 0 && st.sib[a] > 0 {
+		sn = tr.AcctShares[a] / st.rootSh * tr.UserShares[u] / st.sib[a]
+	}
+	f := 0.0
+	if sn > 0 {
+		f = math.Exp2(-ue / sn)
+	}
+	st.fs[u], st.fsEpoch[u] = f, st.epoch
+	return f
+}
+
+// multifactorOrder is Slurm's queue order: priority high to low, ties in
+// trace order.
+type multifactorOrder struct{}
+
+func (multifactorOrder) Name() string { return "multifactor" }
+func (multifactorOrder) Less(a, b *QueuedJob) bool {
+	if a.Prio != b.Prio {
+		return a.Prio > b.Prio
+	}
+	return a.Seq < b.Seq
+}
+
+// checkPriorityStart is the multifactor --check: outside a backfill
+// decision (before the policy reserved anything in this pass) a job starts
+// only if no job before it in the partition's queue, of higher or equal
+// priority earlier in trace order, fits now.
+func (e *Engine) checkPriorityStart(i int) {
+	if k := e.wq.next(0, e.alloc.Free()); k >= 0 && k < i {
+		a, b := &e.jobs[e.wq.slots[k]], &e.jobs[e.wq.slots[i]]
+		e.violate("job %d (priority %v) started while job %d (priority %v), ahead of it in the queue, fits now and waits outside a backfill decision",
+			b.id, b.pr.prio, a.id, a.pr.prio)
+	}
+}

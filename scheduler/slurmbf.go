@@ -1,0 +1,270 @@
+package scheduler
+
+import (
+	"math"
+	"slices"
+)
+
+// SlurmSched are the SchedulerParameters of Slurm's sched/backfill that
+// the slurm-backfill policy follows (Config.SlurmSched; nil: Slurm 22.05's
+// defaults).
+type SlurmSched struct {
+	BfInterval      float64 // s between backfill passes (bf_interval; default 30)
+	BfMaxJobTest    int     // jobs a pass tests, in queue order (bf_max_job_test; default 500)
+	BfWindow        float64 // s ahead a pass plans (bf_window; default 1 day)
+	BfResolution    float64 // s; the plan's times round up to it (bf_resolution; default 60)
+	BfPartCountResv int     // reservations per partition and pass (bf_job_part_count_reserve; 0 = every tested job)
+	BatchDelay      float64 // s; submits run the main scheduler at most once per this (batch_sched_delay; default 3)
+}
+
+var defaultSlurmSched = SlurmSched{BfInterval: 30, BfMaxJobTest: 500, BfWindow: 86400, BfResolution: 60, BatchDelay: 3}
+
+// SlurmBackfill schedules the way Slurm's sched/backfill does, in two
+// parts:
+//
+//   - The main scheduler runs at every instant something happens (a submit
+//     or an end, as Slurm's runs on those events and every sched_interval):
+//     it starts jobs in queue (priority) order while they fit and stops at
+//     the first that does not.
+//   - A backfill pass runs at the ticks t = k·bf_interval (on the grid of
+//     absolute time), and only if a job was queued, started or ended since
+//     the previous pass (Slurm's _more_work). It tests at most
+//     bf_max_job_test waiting jobs in queue order against a plan of free
+//     processors over time, built from the running jobs' estimated ends
+//     (start + requested time, rounded up to bf_resolution) over
+//     bf_window: a job whose earliest start in the plan is now starts now;
+//     otherwise, while fewer than bf_job_part_count_reserve jobs have been
+//     reserved in this pass (no limit at 0), it is reserved at its earliest
+//     start in the window, which takes its processors out of the plan for
+//     its estimate (rounded up to bf_resolution). With
+//     bf_job_part_count_reserve=1 that is EASY with a window; with 0 it is
+//     conservative backfilling over the tested jobs.
+//
+// On a partitioned machine each partition has its own queue and plan, as
+// in Slurm, and bf_max_job_test counts per partition (Slurm's counts over
+// the whole queue). Exclusive partitions give jobs whole nodes (their
+// processors are whole nodes), but reservations count processors, not
+// specific nodes as Slurm's do. The power limit is not planned for: a job
+// that fits the plan still needs View.Fits to start.
+type SlurmBackfill struct {
+	plan     bfPlan
+	lastPass float64 // the tick of the last backfill pass
+	pending  bool    // a job was queued, started or ended since it
+}
+
+// slurmMain is the main scheduler's timing, shared by the partitions'
+// policy instances as Slurm's one main scheduler covers every partition.
+type slurmMain struct {
+	last float64 // when it last ran
+	at   float64 // when submits deferred by BatchDelay run it (0: none)
+	seen bool    // it has run before
+}
+
+var _ Policy = (*SlurmBackfill)(nil)
+
+func (*SlurmBackfill) Name() string { return "slurm-backfill" }
+
+func (p *SlurmBackfill) Schedule(v *View) {
+	ps := v.e.cfg.SlurmSched
+	if ps == nil {
+		ps = &defaultSlurmSched
+	}
+	if v.Changed() || v.NewFrom() < len(v.e.wq.slots) {
+		p.pending = true
+	}
+	// The main scheduler: at once after an end; after submits alone at
+	// most once per batch_sched_delay (Slurm's schedule_job_test).
+	i := v.Next(0, v.Total)
+	m := &v.e.slurmMain
+	// The engine's first pass counts as changed; Slurm has just run its
+	// main scheduler at start-up then, so the first submits wait too.
+	run := v.Changed() && m.seen || m.at > 0 && v.Now >= m.at
+	if !m.seen {
+		m.seen, m.last = true, v.Now
+	}
+	if !run && i >= 0 && i >= v.NewFrom() {
+		if v.Now-m.last >= ps.BatchDelay {
+			run = true
+		} else if m.at == 0 {
+			m.at = m.last + ps.BatchDelay
+			v.WakeAt(m.at)
+		}
+	}
+	if run {
+		m.last = v.Now
+		if m.at <= v.Now {
+			m.at = 0
+		}
+		for ; i >= 0 && v.Fits(i); i = v.Next(i+1, v.Total) {
+			v.Start(i)
+			p.pending = true
+		}
+	}
+	if v.Next(0, v.Total) < 0 {
+		return
+	}
+	tick := math.Floor(v.Now/ps.BfInterval) * ps.BfInterval
+	if tick == v.Now && tick != p.lastPass && p.pending {
+		p.lastPass, p.pending = tick, false
+		p.backfill(v, ps)
+	}
+	if v.Next(0, v.Total) >= 0 {
+		v.WakeAt((math.Floor(v.Now/ps.BfInterval) + 1) * ps.BfInterval)
+	}
+}
+
+// backfill is one backfill pass.
+func (p *SlurmBackfill) backfill(v *View, ps *SlurmSched) {
+	v.backfill = true // every start from here on is a backfill decision (--check)
+	res := ps.BfResolution
+	up := func(t float64) float64 {
+		if res <= 1 {
+			return math.Ceil(t)
+		}
+		return math.Ceil(t/res) * res
+	}
+	now, horizon := v.Now, v.Now+ps.BfWindow
+	pl := &p.plan
+	pl.reset(now, v.Free())
+	// The plan ends at the window's end, as Slurm's does: what runs past
+	// it does not constrain a job that starts within it.
+	rest := v.Total - v.Free()
+	for k := range v.Running() {
+		r := v.RunningJob(k)
+		end := max(up(r.EstEnd), now)
+		if end >= horizon {
+			break
+		}
+		pl.release(end, r.Procs)
+		rest -= r.Procs
+	}
+	pl.release(horizon, rest)
+	pl.end = horizon
+	reserved, tested := 0, 0
+	// Jobs larger than the most processors free anywhere in the window
+	// can neither start nor be reserved: the queue's bounds skip them (they
+	// do not count as tested). Reservations only lower the plan, so the
+	// bound holds for the whole pass.
+	most := pl.most()
+	for i := v.Next(0, most); i >= 0 && tested < ps.BfMaxJobTest; i = v.Next(i+1, most) {
+		tested++
+		q := v.Job(i)
+		dur := up(q.Est)
+		var t float64
+		if ps.BfPartCountResv > 0 && reserved >= ps.BfPartCountResv {
+			// No reservation left: only whether it starts now matters.
+			t = math.Inf(1)
+			if pl.fitsNow(q.Procs, dur) {
+				t = now
+			}
+		} else {
+			t = pl.earliest(q.Procs, dur)
+		}
+		switch {
+		case t == now && v.Fits(i):
+			v.Start(i)
+			pl.take(now, now+dur, q.Procs)
+		case t >= horizon:
+			// Beyond the window: neither started nor reserved.
+		case ps.BfPartCountResv == 0 || reserved < ps.BfPartCountResv:
+			reserved++
+			v.Reserve(i, t)
+			pl.take(t, t+dur, q.Procs)
+		}
+	}
+}
+
+// bfPlan is a step function of free processors over time: free[k]
+// processors from at[k] until at[k+1] (the last step lasts for ever).
+type bfPlan struct {
+	at   []float64
+	free []int
+	end  float64 // the window's end: takes stop there (+Inf: no window)
+}
+
+func (pl *bfPlan) reset(now float64, free int) {
+	pl.at, pl.free, pl.end = append(pl.at[:0], now), append(pl.free[:0], free), math.Inf(1)
+}
+
+// release adds procs from t on; t is never before the last step (running
+// jobs come in estimated-end order).
+func (pl *bfPlan) release(t float64, procs int) {
+	n := len(pl.at)
+	if pl.at[n-1] == t {
+		pl.free[n-1] += procs
+		return
+	}
+	pl.at = append(pl.at, t)
+	pl.free = append(pl.free, pl.free[n-1]+procs)
+}
+
+// earliest returns the first step start from which procs processors stay
+// free for dur seconds (+Inf if never).
+func (pl *bfPlan) earliest(procs int, dur float64) float64 {
+	n := len(pl.at)
+	for k := 0; k < n; k++ {
+		if pl.free[k] < procs {
+			continue
+		}
+		t, ok := pl.at[k], true
+		for m := k + 1; m < n && pl.at[m] < t+dur; m++ {
+			if pl.free[m] < procs {
+				ok, k = false, m // no start before step m can work
+				break
+			}
+		}
+		if ok {
+			return t
+		}
+	}
+	return math.Inf(1)
+}
+
+// fitsNow reports whether procs processors stay free from the first step
+// for dur seconds.
+func (pl *bfPlan) fitsNow(procs int, dur float64) bool {
+	end := pl.at[0] + dur
+	for k := 0; k < len(pl.at) && pl.at[k] < end; k++ {
+		if pl.free[k] < procs {
+			return false
+		}
+	}
+	return true
+}
+
+// most returns the most processors free in any step before the window's
+// end.
+func (pl *bfPlan) most() int {
+	m := 0
+	for k, f := range pl.free {
+		if pl.at[k] >= pl.end {
+			break
+		}
+		m = max(m, f)
+	}
+	return m
+}
+
+// take removes procs over [from, to).
+func (pl *bfPlan) take(from, to float64, procs int) {
+	lo := pl.split(from)
+	hi := pl.split(max(min(to, pl.end), from)) // nothing is planned past the window's end
+	for k := lo; k < hi; k++ {
+		pl.free[k] -= procs
+	}
+}
+
+// split makes t a step boundary and returns its index.
+func (pl *bfPlan) split(t float64) int {
+	k, _ := slices.BinarySearch(pl.at, t) // first step at or after t
+	if k < len(pl.at) && pl.at[k] == t {
+		return k
+	}
+	// k-1 is the step holding t: copy its level into a new step at t.
+	pl.at = append(pl.at, 0)
+	pl.free = append(pl.free, 0)
+	copy(pl.at[k+1:], pl.at[k:])
+	copy(pl.free[k+1:], pl.free[k:])
+	pl.at[k], pl.free[k] = t, pl.free[k-1]
+	return k
+}

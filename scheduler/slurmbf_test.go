@@ -1,0 +1,113 @@
+package scheduler
+
+import (
+	"testing"
+
+	"drsim/workloads"
+)
+
+// Slurm's backfill by hand, 4 processors, bf_interval 10, resolution 1:
+//
+//	job 1: 0,   4 procs, runs 100 (limit 100)  starts at 0 (main scheduler)
+//	job 2: 1,   4 procs, runs 50 (limit 50)    blocked: head
+//	job 3: 2,   2 procs, runs 30 (limit 30)    fits the plan only after job 2
+//	job 4: 3,   1 proc,  runs 5 (limit 5)      also blocked (no free processors)
+//
+// At 100 job 1 ends: the main scheduler starts job 2 at once (not waiting
+// for a tick). Job 2 leaves nothing free, so jobs 3 and 4 wait for its end
+// at 150, when the main scheduler starts job 3 (2 procs) and job 4 (1).
+func TestSlurmBackfillMainScheduler(t *testing.T) {
+	jobs := []workloads.Job{j(1, 0, 100, 4, 100), j(2, 1, 50, 4, 50), j(3, 2, 30, 2, 30), j(4, 3, 5, 1, 5)}
+	got := simulate(t, Config{Procs: 4, Policy: "slurm-backfill", SlurmSched: &SlurmSched{BfInterval: 10, BfMaxJobTest: 100, BfWindow: 1000, BfResolution: 1}}, jobs...).starts()
+	if want := "1:0-100 2:100-150 3:150-180 4:150-155"; got != want {
+		t.Fatalf("%s, want %s", got, want)
+	}
+}
+
+// Backfill happens on ticks only, and reservations follow
+// bf_job_part_count_reserve. 4 processors, bf_interval 10:
+//
+//	job 1: 0, 2 procs, runs 100 (limit 100)   starts at 0
+//	job 2: 1, 4 procs, runs 10 (limit 10)     head, reserved at 100
+//	job 3: 3, 1 proc,  runs 200 (limit 200)   ends after 100: only if not reserved against
+//	job 4: 4, 1 proc,  runs 50 (limit 50)     ends by 100: backfills
+//
+// Jobs 3 and 4 arrive at 3 and 4 with 2 processors free, but the main
+// scheduler stops at job 2 (the head), so they wait for the backfill tick
+// at 10. With bf_job_part_count_reserve=1 job 2 holds 4 processors from
+// 100: job 3 (to 210) would delay it and waits; job 4 (to 60) starts at
+// 10. With a reserve count of 0 it is the same here (job 3's own
+// reservation comes after job 2's: at 110). With a window of 50 s job 2's
+// start (100) is beyond it, so nothing is reserved and both start at 10.
+func TestSlurmBackfillTicksAndReservations(t *testing.T) {
+	jobs := []workloads.Job{j(1, 0, 100, 2, 100), j(2, 1, 10, 4, 10), j(3, 3, 200, 1, 200), j(4, 4, 50, 1, 50)}
+	for _, tc := range []struct {
+		name string
+		ps   SlurmSched
+		want string
+	}{
+		{"reserve 1", SlurmSched{BfInterval: 10, BfMaxJobTest: 100, BfWindow: 1000, BfResolution: 1, BfPartCountResv: 1}, "1:0-100 2:100-110 3:110-310 4:10-60"},
+		{"reserve all", SlurmSched{BfInterval: 10, BfMaxJobTest: 100, BfWindow: 1000, BfResolution: 1}, "1:0-100 2:100-110 3:110-310 4:10-60"},
+		{"window 50", SlurmSched{BfInterval: 10, BfMaxJobTest: 100, BfWindow: 50, BfResolution: 1}, "1:0-100 2:210-220 3:10-210 4:10-60"},
+		// Testing only the head (bf_max_job_test=1): nothing backfills.
+		{"test 1", SlurmSched{BfInterval: 10, BfMaxJobTest: 1, BfWindow: 1000, BfResolution: 1}, "1:0-100 2:100-110 3:110-310 4:110-160"},
+	} {
+		ps := tc.ps
+		got := simulate(t, Config{Procs: 4, Policy: "slurm-backfill", SlurmSched: &ps}, jobs...).starts()
+		if got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+// bf_resolution rounds the plan's times up: with a resolution of 60, job
+// 1 is estimated to end at 120 (not 100) and job 4's 50 s estimate counts
+// as 60, so from the tick at 60 job 4 (to 120 in the plan) still fits
+// before job 2's reservation at 120; but at resolution 60 the tick grid is
+// that of bf_interval (10), so it starts at 10: 10+60 ≤ 120.
+func TestSlurmBackfillResolution(t *testing.T) {
+	jobs := []workloads.Job{j(1, 0, 100, 2, 100), j(2, 1, 10, 4, 10), j(3, 3, 200, 1, 200), j(4, 4, 50, 1, 50), j(5, 5, 100, 1, 100)}
+	// Job 5 (100 s) ends at 110 from 10: before job 2's reservation at 120
+	// with resolution 60 (plan 10+120=130 > 120: no), so it waits.
+	got := simulate(t, Config{Procs: 4, Policy: "slurm-backfill", SlurmSched: &SlurmSched{BfInterval: 10, BfMaxJobTest: 100, BfWindow: 1000, BfResolution: 60, BfPartCountResv: 1}}, jobs...).starts()
+	if want := "1:0-100 2:100-110 3:110-310 4:10-60 5:110-210"; got != want {
+		t.Fatalf("%s, want %s", got, want)
+	}
+}
+
+func TestBfPlan(t *testing.T) {
+	var pl bfPlan
+	pl.reset(0, 1)
+	pl.release(10, 2) // 3 free from 10
+	pl.release(20, 1) // 4 from 20
+	if got := pl.earliest(3, 5); got != 10 {
+		t.Errorf("earliest(3,5) = %v, want 10", got)
+	}
+	pl.take(10, 30, 2) // 1 free over [10,20), 2 over [20,30), 4 after
+	if got := pl.earliest(2, 5); got != 20 {
+		t.Errorf("earliest(2,5) = %v, want 20", got)
+	}
+	if got := pl.earliest(3, 5); got != 30 {
+		t.Errorf("earliest(3,5) = %v, want 30", got)
+	}
+	if got := pl.earliest(1, 100); got != 0 {
+		t.Errorf("earliest(1,100) = %v, want 0", got)
+	}
+	if got := pl.earliest(5, 1); got < 1e300 {
+		t.Errorf("earliest(5,1) = %v, want +Inf", got)
+	}
+}
+
+// batch_sched_delay: submits alone run the main scheduler at most once per
+// 3 s. The run's first instant counts as a run (slurmctld has just
+// scheduled at start-up), so jobs 1 and 2 (at 0 and 1) start at 3; job 3
+// at 10 starts at once (7 s after the last run); job 4 at 11 waits for 13.
+// Backfill ticks are at 20, 40, ...: none is involved.
+func TestSlurmBackfillBatchDelay(t *testing.T) {
+	jobs := []workloads.Job{j(1, 0, 50, 2, 50), j(2, 1, 50, 1, 50), j(3, 10, 50, 1, 50), j(4, 11, 50, 1, 50)}
+	ps := SlurmSched{BfInterval: 20, BfMaxJobTest: 100, BfWindow: 1000, BfResolution: 1, BatchDelay: 3}
+	got := simulate(t, Config{Procs: 8, Policy: "slurm-backfill", SlurmSched: &ps}, jobs...).starts()
+	if want := "1:3-53 2:3-53 3:10-60 4:13-63"; got != want {
+		t.Fatalf("%s, want %s", got, want)
+	}
+}
