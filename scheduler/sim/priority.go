@@ -9,7 +9,7 @@ import (
 
 	"drsim/cluster/machine"
 	"drsim/scheduler"
-	"drsim/slurmconf"
+	"drsim/scheduler/slurmconf"
 	"drsim/workloads"
 )
 

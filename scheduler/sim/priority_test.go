@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"drsim/slurmconf"
+	"drsim/scheduler/slurmconf"
 	"drsim/workloads"
 )
 
