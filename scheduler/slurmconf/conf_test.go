@@ -84,7 +84,7 @@ func TestParseErrors(t *testing.T) {
 
 // testdata/sacct/assoc.txt is real `sacctmgr show assoc -P` output.
 func TestAssocSacctmgr(t *testing.T) {
-	a, err := LoadAssoc("../testdata/sacct/assoc.txt")
+	a, err := LoadAssoc("../../testdata/sacct/assoc.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
