@@ -24,6 +24,8 @@
 # Environment: DRSIM_SHARED (the traces; default ../shared beside the
 # repository), OUT (default: a new temporary directory, kept), RUNS,
 # DUMPS=dir1,dir2 (existing accounting.sh outputs: no Slurm run),
+# REF=dir (an earlier run kept as run 1, e.g. testdata/slurm-priority/run1:
+# with RUNS=1, CI makes one fresh run and compares it with that one),
 # NJOBS (default 160).
 set -euo pipefail
 die() { echo "priority-check: $*" >&2; exit 1; }
@@ -36,8 +38,12 @@ mkdir -p "$OUT"
 bf=5 si=5 # bf_interval and sched_interval of priority.conf
 
 dumps=()
+if [ -n "${REF:-}" ]; then # a committed run of the same workload (testdata/slurm-priority/run1)
+	dumps+=("$REF")
+fi
 if [ -n "${DUMPS:-}" ]; then
-	IFS=, read -r -a dumps <<<"$DUMPS"
+	IFS=, read -r -a more <<<"$DUMPS"
+	dumps+=("${more[@]}")
 else
 	trace=$shared/traces/KTH-SP2-1996-2.1-cln.swf.gz
 	[ -r "$trace" ] || die "$trace: not readable (set DRSIM_SHARED)"
