@@ -107,6 +107,11 @@ type Config struct {
 	// power only; governors then govern its jobs only); "" = the whole
 	// machine.
 	LimitPart string
+
+	// Per-node variability (variability.go): each processor's node's time
+	// and power factors, len Procs; nil: none (every factor 1).
+	ProcVar []cluster.NodeVar
+	Pace    Pace // how a job's nodes' time factors combine; zero: slowest
 }
 
 // Stats are the engine's own counters.
@@ -157,6 +162,9 @@ type job struct {
 	// idle, and their sum, which its power carries on top of procs × level.
 	part                   int32
 	idleAdjW, gpuW, extraW float64
+	// Variability (variability.go): the time factor of the job's pace and
+	// its processors' mean power factor; 1 without.
+	slow, pf float64
 }
 
 // Engine replays jobs through a policy on a cluster. Build it with New and
@@ -231,6 +239,10 @@ type Engine struct {
 	lim      *cluster.Meter
 	scope    int
 	govAware bool
+
+	// Variability (variability.go): on, and the largest power factor.
+	vary  bool
+	pfMax float64
 }
 
 // New validates cfg and builds an engine.
@@ -298,6 +310,7 @@ func New(cfg Config) (*Engine, error) {
 		}
 		e.q.Push(Event{T: l.T, Kind: KindLimit, Seq: uint64(i), Job: int32(i)})
 	}
+	e.pfMax = 1
 	e.minScale, e.finitePower = 1, !math.IsNaN(cfg.IdleW) && !math.IsInf(cfg.IdleW, 0)
 	e.allFinite = e.finitePower
 	for _, t := range cfg.Apps {
@@ -315,6 +328,9 @@ func New(cfg Config) (*Engine, error) {
 	e.checkFCFS = e.cfg.Check && e.policy.Name() == "fcfs"
 	e.checkRes = e.cfg.Check && e.policy.Name() == "easy" && e.order.Name() == "submit" && len(cfg.Limits) == 0 && cfg.Overrun == OverrunKill &&
 		cfg.Network == nil // a network multiplier is known only at placement, so backfill can delay a reservation
+	if err := e.initVariability(); err != nil { // variability.go
+		return nil, err
+	}
 	e.view.e = e
 	return e, nil
 }

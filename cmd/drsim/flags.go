@@ -53,6 +53,10 @@ func simFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "off-w", Usage: "power of a powered-off node in W"},
 		&cli.StringFlag{Name: "machine", Usage: "machine file `FILE` (node types and partitions, docs/machine.md) or builtin:default|perlmutter"},
 		&cli.StringFlag{Name: "dr-partition", Usage: "with --machine: DR limits apply to this partition's nodes only, and governors govern its jobs only (default: the whole machine)"},
+		&cli.StringFlag{Name: "node-var", Usage: "per-node variability CSV `FILE`: node,speed,power (relative speed and power factor; node index or machine-file name)"},
+		&cli.Float64Flag{Name: "node-speed-sd", Usage: "seeded per-node speed spread: relative speeds 1+sd·z, z normal truncated at ±3 (e.g. 0.03)"},
+		&cli.StringFlag{Name: "slow-nodes", Usage: "seeded slow nodes FRACTION:SLOWDOWN, e.g. 0.0625:1.1 (1/16 of the nodes take 10% longer)"},
+		&cli.StringFlag{Name: "pace", Usage: "a job's pace over its nodes: slowest (bulk-synchronous), mean, or ignore (durations as without variability)", Value: "slowest"},
 		&cli.StringFlag{Name: "partition-map", Usage: "job→partition rule with --machine: all:NAME or field16:1=cpu,2=gpu,*=cpu (default: by name for sacct traces, else the default partition)"},
 	}
 }
@@ -77,5 +81,6 @@ func specFromFlags(c *cli.Context) sim.Spec {
 		SuspendAfter: c.Float64("suspend-after"), ResumeTime: c.Float64("resume-time"),
 		BootW: c.Float64("boot-w"), OffW: c.Float64("off-w"),
 		Machine: c.String("machine"), PartitionMap: c.String("partition-map"), DRPartition: c.String("dr-partition"),
+		NodeVar: c.String("node-var"), NodeSpeedSD: c.Float64("node-speed-sd"), SlowNodes: c.String("slow-nodes"), Pace: c.String("pace"),
 	}
 }

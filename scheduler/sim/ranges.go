@@ -294,6 +294,8 @@ var SpecRanges = []Range{
 	{Flag: "resume-time", Key: "resume_time", What: "node boot time", Unit: "s", Min: 0, Max: inf},
 	{Flag: "boot-w", Key: "boot_w", What: "power of a booting node", Unit: "W", Min: 0, MinOpen: true, Max: inf, Zero: "the node's idle power"},
 	{Flag: "off-w", Key: "off_w", What: "power of a powered-off node", Unit: "W", Min: 0, Max: inf},
+	{Flag: "node-speed-sd", Key: "node_speed_sd", What: "per-node speed spread (sd of relative speed)", Min: 0, Max: 0.3, Zero: "none", ZeroTyped: true, Hint: HintPercent},
+	{Flag: "slow-nodes", Key: "slow_nodes", Kind: Parsed, Parser: "sim.parseSlowNodes"},
 }
 
 // SpecRange returns the range of the Spec field with TOML key key.

@@ -65,6 +65,12 @@ type Spec struct {
 	Machine      string `toml:"machine" json:"machine,omitempty"`             // machine.toml or builtin:NAME; "" = one pool of Procs processors
 	PartitionMap string `toml:"partition_map" json:"partition_map,omitempty"` // job→partition rule: all:NAME | field16:1=cpu,2=gpu,*=cpu; "" = by name (sacct) or the default partition
 	DRPartition  string `toml:"dr_partition" json:"dr_partition,omitempty"`   // power limits apply to this partition's nodes only; "" = the whole machine
+
+	// Per-node variability (scheduler/variability.go, docs/variability.md).
+	NodeVar     string  `toml:"node_var" json:"node_var,omitempty"`           // CSV node,speed,power; "" = none (or drawn)
+	NodeSpeedSD float64 `toml:"node_speed_sd" json:"node_speed_sd,omitempty"` // seeded per-node speed spread (sd of relative speed); 0 = none
+	SlowNodes   string  `toml:"slow_nodes" json:"slow_nodes,omitempty"`       // FRACTION:SLOWDOWN, e.g. 0.0625:1.1; "" = none
+	Pace        string  `toml:"pace" json:"pace,omitempty"`                   // slowest ("": default, kept empty so existing cell IDs stay) | mean | ignore
 }
 
 // WithDefaults returns s with every zero field set to its default: the

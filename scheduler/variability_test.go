@@ -1,0 +1,124 @@
+package scheduler
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"drsim/cluster"
+	"drsim/powercap"
+	"drsim/results"
+	"drsim/workloads"
+)
+
+// oneLevel: 100 W per busy processor, idle 10 W.
+var oneLevel = []powercap.Table{{App: "hpl", Levels: []powercap.Level{{X: 2.4, Power: 100, Scale: 1}}}}
+
+// varNodes returns the per-processor factors of nodes of ppn processors.
+func varNodes(nv []cluster.NodeVar, ppn int) []cluster.NodeVar {
+	pv := make([]cluster.NodeVar, 0, len(nv)*ppn)
+	for _, v := range nv {
+		for range ppn {
+			pv = append(pv, v)
+		}
+	}
+	return pv
+}
+
+func runVar(t *testing.T, cfg Config, jobs ...workloads.Job) (*Engine, map[int64]results.Record) {
+	t.Helper()
+	rec := &energyRec{byID: map[int64]results.Record{}}
+	cfg.Recorder, cfg.Check, cfg.Policy = rec, true, "fcfs"
+	if cfg.Apps == nil {
+		cfg.Apps, cfg.IdleW = oneLevel, 10
+	}
+	e, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Run(context.Background(), &SliceSource{Jobs: jobs}); err != nil {
+		t.Fatal(err)
+	}
+	if e.Stats().NViolations > 0 {
+		t.Fatal(e.Stats().Violations)
+	}
+	return e, rec.byID
+}
+
+// The slow-node effect of Cornebize et al. 2019 (seed 004, §6.3, lines
+// 269–276: a few consistently slow hosts set the pace of HPL): 32 nodes of
+// 4 processors, 2 of them 10 % slower (time factor 1.1). An HPL job on all
+// 32 nodes (3600 s on uniform nodes) takes 10 % longer: 3960 s; every
+// processor draws its busy power for the whole 3960 s (the fast nodes
+// busy-wait at the barrier), 128 × 100 W × 3960 s. On 30 nodes that are
+// not the slow ones it takes its base time again.
+func TestSlowNodesSetThePace(t *testing.T) {
+	uniform := make([]cluster.NodeVar, 32)
+	for i := range uniform {
+		uniform[i] = cluster.NodeVar{Slow: 1, Power: 1}
+	}
+	slow := append([]cluster.NodeVar(nil), uniform...)
+	slow[30].Slow, slow[31].Slow = 1.1, 1.1 // contiguous placement fills nodes 0.. first
+	hpl := func(nodes int64) workloads.Job { return j(1, 0, 3600, 4*nodes, 7200) }
+	cases := []struct {
+		name   string
+		nv     []cluster.NodeVar
+		nodes  int64
+		pace   Pace
+		end, J float64
+	}{
+		{"no variability", nil, 32, PaceSlowest, 3600, 128 * 100 * 3600},
+		{"uniform factors", uniform, 32, PaceSlowest, 3600, 128 * 100 * 3600},
+		{"2 slow of 32", slow, 32, PaceSlowest, 3960, 128 * 100 * 3960},
+		{"30 fast nodes", slow, 30, PaceSlowest, 3600, 120 * 100 * 3600},
+		// Mean pace: (30×1 + 2×1.1)/32 = 1.00625.
+		{"2 slow, mean pace", slow, 32, PaceMean, 3600 * 1.00625, 128 * 100 * 3600 * 1.00625},
+		{"2 slow, ignored", slow, 32, PaceIgnore, 3600, 128 * 100 * 3600},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := Config{Procs: 128, ProcsPerNode: 4, Pace: c.pace}
+			if c.nv != nil {
+				cfg.ProcVar = varNodes(c.nv, 4)
+			}
+			e, recs := runVar(t, cfg, hpl(c.nodes))
+			r := recs[1]
+			if math.Abs(r.End-c.end) > 1e-6 || math.Abs(r.Energy-c.J) > 1e-3 {
+				t.Fatalf("end %v energy %v J; want %v, %v J", r.End, r.Energy, c.end, c.J)
+			}
+			// Idle: the processors outside the job, 10 W each, for its duration.
+			if idle := float64(128-4*c.nodes) * 10 * c.end; math.Abs(e.Meter().IdleJ-idle) > 1e-3 {
+				t.Fatalf("idle energy %v J; want %v", e.Meter().IdleJ, idle)
+			}
+		})
+	}
+}
+
+// Power factors (taurus, Heinrich seed 000 §8.2: nodes of one type differ
+// in power): a 2-node job on a node drawing 1.2× and one drawing 0.9× the
+// nominal 100 W per busy processor, 2 processors each, for 100 s:
+// (2×120 + 2×90) × 100 = 42,000 J. The meter's busy energy agrees (the
+// test's Check compares Σ job energy with the meter).
+func TestPowerFactors(t *testing.T) {
+	nv := []cluster.NodeVar{{Slow: 1, Power: 1.2}, {Slow: 1, Power: 0.9}, {Slow: 1, Power: 1}}
+	e, recs := runVar(t, Config{Procs: 6, ProcsPerNode: 2, ProcVar: varNodes(nv, 2)}, j(1, 0, 100, 4, 200))
+	if r := recs[1]; r.End != 100 || math.Abs(r.Energy-42000) > 1e-6 {
+		t.Fatalf("end %v energy %v; want 100, 42000 J", r.End, r.Energy)
+	}
+	if math.Abs(e.Meter().BusyJ-42000) > 1e-6 {
+		t.Fatalf("meter busy energy %v J; want 42000", e.Meter().BusyJ)
+	}
+}
+
+func TestVariabilityConfigErrors(t *testing.T) {
+	for _, cfg := range []Config{
+		{Procs: 4, ProcVar: make([]cluster.NodeVar, 3)},
+		{Procs: 2, ProcVar: []cluster.NodeVar{{Slow: 1, Power: 1}, {Slow: 0, Power: 1}}},
+		{Procs: 2, ProcVar: []cluster.NodeVar{{Slow: 1, Power: 1}, {Slow: 1, Power: math.Inf(1)}}},
+		{Procs: 1, ProcVar: []cluster.NodeVar{{Slow: 1, Power: 1}}, Pace: 7},
+	} {
+		if _, err := New(cfg); err == nil {
+			t.Errorf("New accepted %+v", cfg)
+		}
+	}
+}
