@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -61,5 +62,32 @@ func TestDrawNodeVar(t *testing.T) {
 	}
 	if mean < 0.995 || mean > 1.005 || lo < 0.91-1e-12 || hi > 1.09+1e-12 || hi-lo < 0.1 {
 		t.Fatalf("speeds mean %v in [%v, %v]; want mean ≈ 1 within [0.91, 1.09] (±3 sd)", mean, lo, hi)
+	}
+}
+
+// FastNodes: with processors 2 and 5 slow, a 4-processor job (wider than a
+// 2-processor node) gets the fast ones, lowest first, when no fast run
+// holds it; a 2-processor job is placed contiguously.
+func TestFastNodes(t *testing.T) {
+	slow := []float64{1, 1, 1.1, 1, 1, 1.2, 1, 1}
+	a, err := Placements.New("fastnodes", PlacementConfig{Procs: 8, ProcsPerNode: 2, Slow: slow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := a.Alloc(4, nil)
+	if want := []Range{{0, 2}, {3, 5}}; !ok || !slices.Equal(got, want) {
+		t.Fatalf("Alloc(4) = %v, %v; want %v", got, ok, want)
+	}
+	// Free: 2, 5, 6, 7. Three processors: 6, 7 and then the 1.1 one (τ = 1.1).
+	got, ok = a.Alloc(3, nil)
+	if want := []Range{{2, 3}, {6, 8}}; !ok || !slices.Equal(got, want) {
+		t.Fatalf("Alloc(3) = %v, %v; want %v", got, ok, want)
+	}
+	if a.Free() != 1 {
+		t.Fatalf("Free = %d; want 1", a.Free())
+	}
+	a.Release([]Range{{0, 2}, {3, 5}})
+	if got, ok = a.Alloc(2, nil); !ok || !slices.Equal(got, []Range{{0, 2}}) {
+		t.Fatalf("Alloc(2) = %v; want [0,2)", got)
 	}
 }

@@ -102,8 +102,19 @@ type drJob struct {
 	fixed bool
 	rem   float64 // estimated remaining work at the top level (s)
 	spent float64 // J of the current run
-	pf    float64 // power factor of its nodes (variability.go; 1 without)
+	pf    float64 // power factor of its nodes (variability.go; 1 without, 0 read as 1)
 }
+
+// factor is j's power factor (1 for a zero pf).
+func (j *drJob) factor() float64 {
+	if j.pf == 0 {
+		return 1
+	}
+	return j.pf
+}
+
+// weight is j's processors weighted by their power factor.
+func (j *drJob) weight() float64 { return float64(j.procs) * j.factor() }
 
 func (*DR) Name() string     { return "dr" }
 func (*DR) PowerAware() bool { return true }
@@ -196,14 +207,14 @@ func (g *DR) solve(levels func(app int) []powercap.Level, capacity float64) (cho
 			k = g.levelFor(levels, j.app, j.rem)
 		}
 		g.choice = append(g.choice, k)
-		w += float64(j.procs) * j.pf * levels(j.app)[k].Power
+		w += j.weight() * levels(j.app)[k].Power
 	}
 	if w <= capacity {
 		return g.choice, true
 	}
 	g.opts = g.opts[:0]
 	for _, j := range g.jobs {
-		n := float64(j.procs) * j.pf
+		n := j.weight()
 		if j.fixed {
 			l := levels(j.app)[j.level]
 			g.opts = append(g.opts, powercap.Option{Weight: n * l.Power, Cost: j.rem * n * l.Power * l.Scale})
@@ -302,7 +313,7 @@ func (g *DR) evict(c *Control) {
 	g.wts, g.vals = g.wts[:0], g.vals[:0]
 	idle := c.IdleW()
 	for _, j := range g.jobs {
-		g.wts = append(g.wts, float64(j.procs)*(j.pf*lowestPower(c.Levels(j.app), j)-idle)+c.e.jobs[j.slot].gpuW) // gpuW: partition.go
+		g.wts = append(g.wts, float64(j.procs)*(j.factor()*lowestPower(c.Levels(j.app), j)-idle)+c.e.jobs[j.slot].gpuW) // gpuW: partition.go
 		g.vals = append(g.vals, j.spent)
 	}
 	keep, _ := g.knap.Solve(g.wts, g.vals, c.Limit()-c.e.allIdleW(idle)) // partition.go

@@ -268,7 +268,8 @@ func New(cfg Config) (*Engine, error) {
 		}
 	} else {
 		e.alloc, err = cluster.Placements.New(defaultStr(cfg.Placement, "contiguous"),
-			cluster.PlacementConfig{Procs: cfg.Procs, ProcsPerNode: cfg.ProcsPerNode, Seed: cfg.Seed, Topology: cfg.Topology})
+			cluster.PlacementConfig{Procs: cfg.Procs, ProcsPerNode: cfg.ProcsPerNode, Seed: cfg.Seed, Topology: cfg.Topology,
+				Slow: procSlow(cfg.ProcVar, 0, cfg.Procs, 1)}) // variability.go
 		if err != nil {
 			return nil, err
 		}

@@ -100,3 +100,18 @@ func (e *Engine) varyStart(j *job) {
 	}
 	j.pf = sumP / n
 }
+
+// procSlow returns the time factors of processors [lo, lo+n), one per
+// unit of that many processors (whole-node partitions allocate nodes), for
+// cluster.PlacementConfig.Slow; nil without variability or a bad length
+// (initVariability reports it).
+func procSlow(pv []cluster.NodeVar, lo, n, unit int) []float64 {
+	if pv == nil || lo+n > len(pv) {
+		return nil
+	}
+	out := make([]float64, 0, n/unit)
+	for p := lo; p < lo+n; p += unit {
+		out = append(out, pv[p].Slow)
+	}
+	return out
+}

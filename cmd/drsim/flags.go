@@ -23,7 +23,7 @@ func simFlags() []cli.Flag {
 		&cli.StringFlag{Name: "policy", Usage: "scheduling policy: fcfs, easy or conservative", Value: "easy"},
 		&cli.StringFlag{Name: "order", Usage: "queue order: submit or sef (shortest estimate first)", Value: "submit"},
 		&cli.StringFlag{Name: "pass", Usage: "scheduling pass after each instant (instant) or each event (event)", Value: "instant"},
-		&cli.StringFlag{Name: "placement", Usage: "processor placement: contiguous, scattered or topology (needs --preset or --topology)", Value: "contiguous"},
+		&cli.StringFlag{Name: "placement", Usage: "processor placement: contiguous, scattered, topology (needs --preset or --topology) or fastnodes (contiguous, but wide jobs avoid slow nodes; with node variability)", Value: "contiguous"},
 		&cli.Uint64Flag{Name: "seed", Usage: "seed for every random choice", Value: 1},
 		&cli.BoolFlag{Name: "check", Usage: "check invariants online; fail on any violation"},
 		&cli.StringFlag{Name: "dvfs", Usage: "frequency policy: performance, powersave or dr", Value: "performance"},
