@@ -14,17 +14,23 @@ var predictCommand = &cli.Command{
 	Usage: "print one model value: runtime (s), power (W) or energy (J) of an app at a frequency or cap",
 	Description: "power and energy are per processor, times --nodes; runtime is the model's own t(x).\n" +
 		"Under --cap the power never exceeds the cap; outside the measured range models hold their end value.",
-	Flags: []cli.Flag{
+	Flags: append([]cli.Flag{
 		&cli.StringFlag{Name: "models", Usage: "builtin or a directory of model files from drsim calibrate", Value: "builtin"},
-		&cli.StringFlag{Name: "app", Usage: "application name (drsim apps lists them)", Required: true},
+		&cli.StringFlag{Name: "app", Usage: "application name (drsim apps lists them)"},
 		&cli.Float64Flag{Name: "freq", Usage: "CPU frequency in GHz"},
 		&cli.Float64Flag{Name: "cap", Usage: "package power cap in W"},
-		&cli.StringFlag{Name: "quantity", Usage: "power, runtime or energy", Required: true},
+		&cli.StringFlag{Name: "quantity", Usage: "power, runtime or energy"},
 		&cli.IntFlag{Name: "nodes", Usage: "processors the job uses (multiplies power and energy)", Value: 1},
-	},
+	}, hplFlags()...), // predict_hpl.go
 	Action: func(c *cli.Context) error {
 		if err := noArgs(c); err != nil {
 			return err
+		}
+		if c.IsSet("hpl") {
+			return predictHPL(c) // predict_hpl.go
+		}
+		if !c.IsSet("app") || !c.IsSet("quantity") {
+			return usagef("predict: give --app and --quantity (or --hpl N)")
 		}
 		if c.IsSet("freq") == c.IsSet("cap") {
 			return usagef("predict: give exactly one of --freq GHz and --cap W")
