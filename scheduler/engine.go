@@ -110,8 +110,10 @@ type Config struct {
 
 	// Per-node variability (variability.go): each processor's node's time
 	// and power factors, len Procs; nil: none (every factor 1).
-	ProcVar []cluster.NodeVar
-	Pace    Pace // how a job's nodes' time factors combine; zero: slowest
+	ProcVar  []cluster.NodeVar
+	Pace     Pace        // how a job's nodes' time factors combine; zero: slowest
+	JobNoise float64     // sd of a seeded per-run noise on the pace; 0: none
+	Drift    []DriftStep // nodes slowing from a time on, sorted by T
 }
 
 // Stats are the engine's own counters.
@@ -241,8 +243,11 @@ type Engine struct {
 	govAware bool
 
 	// Variability (variability.go): on, and the largest power factor.
-	vary  bool
-	pfMax float64
+	vary        bool
+	pfMax       float64
+	vSlow, vPow []float64 // per processor: time factor (drifting) and power factor
+	driftIdx    int       // next Config.Drift step
+	slowViews   []slowView
 }
 
 // New validates cfg and builds an engine.
@@ -262,6 +267,7 @@ func New(cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	e.total, e.scope = cfg.Procs, -1
+	e.initVarFactors() // variability.go
 	if len(cfg.Parts) > 0 {
 		if err := e.initParts(); err != nil {
 			return nil, err
@@ -269,7 +275,7 @@ func New(cfg Config) (*Engine, error) {
 	} else {
 		e.alloc, err = cluster.Placements.New(defaultStr(cfg.Placement, "contiguous"),
 			cluster.PlacementConfig{Procs: cfg.Procs, ProcsPerNode: cfg.ProcsPerNode, Seed: cfg.Seed, Topology: cfg.Topology,
-				Slow: procSlow(cfg.ProcVar, 0, cfg.Procs, 1)}) // variability.go
+				Slow: e.procSlow(0, cfg.Procs, 1)}) // variability.go
 		if err != nil {
 			return nil, err
 		}

@@ -194,6 +194,9 @@ func (e *Engine) scale(j *job) float64 {
 // start starts slot at now and returns its estimated end.
 func (e *Engine) start(slot int32, now float64) float64 {
 	j := &e.jobs[slot]
+	if e.vary && e.driftIdx < len(e.cfg.Drift) {
+		e.applyDrift(now) // variability.go
+	}
 	var ok bool
 	j.alloc, ok = e.alloc.Alloc(j.procs, j.alloc[:0])
 	if !ok {

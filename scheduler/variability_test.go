@@ -158,3 +158,72 @@ func TestFastNodesRecoverSlowNodes(t *testing.T) {
 		}
 	}
 }
+
+// Drift (Cornebize et al. 2019, seed 004 line 278: a few Dahu nodes slowed
+// down over months): node 0 of 4 (1 processor each) becomes 20 % slower at
+// t=100. A job started on it before keeps its pace (0–50 s); one started
+// after takes 1.2 × 100 s (200–320); a 2-node job under fastnodes then
+// avoids node 0 (400–500 s on nodes 1–2).
+func TestDrift(t *testing.T) {
+	nv := []cluster.NodeVar{{Slow: 1, Power: 1}, {Slow: 1, Power: 1}, {Slow: 1, Power: 1}, {Slow: 1, Power: 1}}
+	for _, placement := range []string{"contiguous", "fastnodes"} {
+		_, recs := runVar(t, Config{Procs: 4, Placement: placement, ProcVar: nv, Drift: []DriftStep{{T: 100, Lo: 0, Hi: 1, Slow: 1.2}}},
+			j(1, 0, 50, 1, 100), j(2, 200, 100, 1, 200), j(3, 400, 100, 2, 200))
+		want3 := 520.0 // contiguous: nodes 0–1, paced by node 0
+		if placement == "fastnodes" {
+			want3 = 500
+		}
+		if recs[1].End != 50 || math.Abs(recs[2].End-320) > 1e-9 || math.Abs(recs[3].End-want3) > 1e-9 {
+			t.Errorf("%s: ends %v, %v, %v; want 50, 320, %v", placement, recs[1].End, recs[2].End, recs[3].End, want3)
+		}
+	}
+	if nv[0].Slow != 1 {
+		t.Errorf("drift changed the caller's factors: %+v", nv[0])
+	}
+}
+
+// Per-run noise (the temporal variability Cornebize et al. found needed
+// for the last few percent, lines 274–276): 400 one-processor jobs of
+// 100 s in a row with sd 0.05: durations 100 × (1 + 0.05·z), z truncated
+// at ±3; mean and sd near 100 s and 5 s, the same with the same seed, and
+// none under PaceIgnore.
+func TestJobNoise(t *testing.T) {
+	var jobs []workloads.Job
+	for i := range 400 {
+		jobs = append(jobs, j(int64(i+1), 0, 100, 1, 200))
+	}
+	durs := func(pace Pace, seed uint64) []float64 {
+		_, recs := runVar(t, Config{Procs: 1, ProcVar: []cluster.NodeVar{{Slow: 1, Power: 1}}, JobNoise: 0.05, Pace: pace, Seed: seed}, jobs...)
+		out := make([]float64, len(jobs))
+		for i := range out {
+			r := recs[int64(i+1)]
+			out[i] = r.End - r.Start
+		}
+		return out
+	}
+	a, b := durs(PaceSlowest, 3), durs(PaceSlowest, 3)
+	var s1, s2 float64
+	for i, d := range a {
+		if d != b[i] {
+			t.Fatalf("job %d: %v then %v with the same seed", i+1, d, b[i])
+		}
+		if d < 85-1e-9 || d > 115+1e-9 {
+			t.Fatalf("job %d lasted %v s; want within 100 ± 3·5", i+1, d)
+		}
+		s1 += d
+		s2 += d * d
+	}
+	mean := s1 / 400
+	sd := math.Sqrt(s2/400 - mean*mean)
+	if math.Abs(mean-100) > 1 || math.Abs(sd-5) > 1 {
+		t.Errorf("durations mean %.3f sd %.3f; want ≈ 100, 5", mean, sd)
+	}
+	if c := durs(PaceSlowest, 4); c[0] == a[0] && c[1] == a[1] {
+		t.Error("another seed drew the same noise")
+	}
+	for i, d := range durs(PaceIgnore, 3) {
+		if d != 100 {
+			t.Fatalf("PaceIgnore: job %d lasted %v s", i+1, d)
+		}
+	}
+}

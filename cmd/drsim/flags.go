@@ -56,6 +56,8 @@ func simFlags() []cli.Flag {
 		&cli.StringFlag{Name: "node-var", Usage: "per-node variability CSV `FILE`: node,speed,power (relative speed and power factor; node index or machine-file name)"},
 		&cli.Float64Flag{Name: "node-speed-sd", Usage: "seeded per-node speed spread: relative speeds 1+sd·z, z normal truncated at ±3 (e.g. 0.03)"},
 		&cli.StringFlag{Name: "slow-nodes", Usage: "seeded slow nodes FRACTION:SLOWDOWN, e.g. 0.0625:1.1 (1/16 of the nodes take 10% longer)"},
+		&cli.Float64Flag{Name: "job-noise", Usage: "seeded per-run noise on a job's pace: × (1 + sd·z), z normal truncated at ±3 (e.g. 0.02)"},
+		&cli.StringFlag{Name: "node-drift", Usage: "nodes slowing over time: NODE@T:FACTOR[,...], from trace time T s on (e.g. 3@8640000:1.1)"},
 		&cli.StringFlag{Name: "pace", Usage: "a job's pace over its nodes: slowest (bulk-synchronous), mean, or ignore (durations as without variability)", Value: "slowest"},
 		&cli.StringFlag{Name: "partition-map", Usage: "job→partition rule with --machine: all:NAME or field16:1=cpu,2=gpu,*=cpu (default: by name for sacct traces, else the default partition)"},
 	}
@@ -82,5 +84,6 @@ func specFromFlags(c *cli.Context) sim.Spec {
 		BootW: c.Float64("boot-w"), OffW: c.Float64("off-w"),
 		Machine: c.String("machine"), PartitionMap: c.String("partition-map"), DRPartition: c.String("dr-partition"),
 		NodeVar: c.String("node-var"), NodeSpeedSD: c.Float64("node-speed-sd"), SlowNodes: c.String("slow-nodes"), Pace: c.String("pace"),
+		JobNoise: c.Float64("job-noise"), NodeDrift: c.String("node-drift"),
 	}
 }

@@ -1,8 +1,11 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
+	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,9 +29,10 @@ func useVariability(cfg *scheduler.Config, d Spec, m *machine.Machine) error {
 	if err != nil {
 		return err
 	}
-	if d.NodeVar == "" && d.NodeSpeedSD == 0 && frac == 0 {
+	temporal := d.JobNoise != 0 || d.NodeDrift != ""
+	if d.NodeVar == "" && d.NodeSpeedSD == 0 && frac == 0 && !temporal {
 		if defaultPace(d.Pace) != "slowest" {
-			return fmt.Errorf("pace: %q needs node variability (node_var, node_speed_sd or slow_nodes)", d.Pace)
+			return fmt.Errorf("pace: %q needs node variability (node_var, node_speed_sd, slow_nodes, job_noise or node_drift)", d.Pace)
 		}
 		return nil
 	}
@@ -75,8 +79,47 @@ func useVariability(cfg *scheduler.Config, d Spec, m *machine.Machine) error {
 			pv[p] = v
 		}
 	}
-	cfg.ProcVar, cfg.Pace = pv, pace
-	return nil
+	cfg.ProcVar, cfg.Pace, cfg.JobNoise = pv, pace, d.JobNoise
+	cfg.Drift, err = parseDrift(d.NodeDrift, lo, names)
+	return err
+}
+
+// parseDrift reads node_drift, NODE@T:FACTOR[,...]: from trace time T (s)
+// on, node NODE (index or machine-file name) takes FACTOR times as long.
+func parseDrift(s string, lo []int, names []string) ([]scheduler.DriftStep, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var out []scheduler.DriftStep
+	for i, item := range strings.Split(s, ",") {
+		bad := func(why string) error {
+			return specErr(fmt.Errorf("node-drift: step %d %q: %s (want NODE@T:FACTOR, e.g. 3@86400:1.1)", i+1, item, why))
+		}
+		node, rest, ok1 := strings.Cut(strings.TrimSpace(item), "@")
+		ts, fs, ok2 := strings.Cut(rest, ":")
+		if !ok1 || !ok2 {
+			return nil, bad("not NODE@T:FACTOR")
+		}
+		n := slices.Index(names, node)
+		if n < 0 {
+			k, err := strconv.Atoi(node)
+			if err != nil || k < 0 || k >= len(lo)-1 {
+				return nil, bad(fmt.Sprintf("no node %q (indices 0–%d or machine-file names)", node, len(lo)-2))
+			}
+			n = k
+		}
+		t, err := strconv.ParseFloat(ts, 64)
+		if err != nil || math.IsNaN(t) || math.IsInf(t, 0) {
+			return nil, bad("time is not a number of seconds")
+		}
+		f, err := strconv.ParseFloat(fs, 64)
+		if err != nil || !(f > 0 && f <= 10) {
+			return nil, bad("factor not in (0, 10]")
+		}
+		out = append(out, scheduler.DriftStep{T: t, Lo: lo[n], Hi: lo[n+1], Slow: f})
+	}
+	slices.SortStableFunc(out, func(a, b scheduler.DriftStep) int { return cmp.Compare(a.T, b.T) })
+	return out, nil
 }
 
 // parseSlowNodes reads FRACTION:SLOWDOWN ("" is 0:1).

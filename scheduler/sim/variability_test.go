@@ -86,6 +86,10 @@ func TestVariabilityErrors(t *testing.T) {
 		{Spec{Pace: "mean"}, "pace:"},
 		{Spec{Pace: "fastest", NodeSpeedSD: 0.03}, "pace:"},
 		{Spec{NodeVar: bad, NodeSpeedSD: 0.03}, "node_var:"},
+		{Spec{NodeDrift: "0@100"}, "node-drift: step 1"},
+		{Spec{NodeDrift: "0@100:1.1,5@1:1.1"}, "node-drift: step 2 \"5@1:1.1\": no node \"5\""},
+		{Spec{NodeDrift: "0@x:1.1"}, "time is not"},
+		{Spec{NodeDrift: "0@1:0"}, "factor not in"},
 	} {
 		_, err := Run(context.Background(), c.s, tr, Outputs{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
