@@ -245,7 +245,8 @@ type Engine struct {
 	// Variability (variability.go): on, and the largest power factor.
 	vary        bool
 	pfMax       float64
-	vSlow, vPow []float64 // per processor: time factor (drifting) and power factor
+	vSlow, vPow []float64 // per processor: time factor (drifting); prefix sums of the power factors
+	sPre, bMax  []float64 // prefix sums of vSlow; its maxima per block of vBlock
 	driftIdx    int       // next Config.Drift step
 	slowViews   []slowView
 }

@@ -3,8 +3,6 @@ package scheduler
 import (
 	"fmt"
 	"math"
-
-	"drsim/cluster"
 )
 
 // Per-node variability (issue 17; Config.ProcVar). Each processor carries
@@ -84,10 +82,55 @@ func (e *Engine) initVarFactors() {
 	if pv == nil || len(pv) != e.cfg.Procs {
 		return // initVariability reports a bad length
 	}
-	e.vSlow, e.vPow = make([]float64, len(pv)), make([]float64, len(pv))
+	e.vSlow, e.vPow = make([]float64, len(pv)), make([]float64, len(pv)+1)
 	for p, v := range pv {
-		e.vSlow[p], e.vPow[p] = v.Slow, v.Power
+		e.vSlow[p], e.vPow[p+1] = v.Slow, e.vPow[p]+v.Power
 	}
+	e.sPre = make([]float64, len(pv)+1)
+	e.bMax = make([]float64, (len(pv)+vBlock-1)/vBlock)
+	e.slowIndex(0, len(pv))
+}
+
+// vBlock is the block size of the time factors' block maxima.
+const vBlock = 32
+
+// slowIndex rebuilds the prefix sums of the time factors from processor
+// lo on and the block maxima of the blocks overlapping [lo, hi).
+func (e *Engine) slowIndex(lo, hi int) {
+	for p := lo; p < len(e.vSlow); p++ {
+		e.sPre[p+1] = e.sPre[p] + e.vSlow[p]
+	}
+	for b := lo / vBlock; b*vBlock < hi; b++ {
+		m := 0.0
+		for _, v := range e.vSlow[b*vBlock : min((b+1)*vBlock, len(e.vSlow))] {
+			if v > m {
+				m = v
+			}
+		}
+		e.bMax[b] = m
+	}
+}
+
+// slowMax returns the largest time factor of processors [lo, hi): whole
+// blocks by their maxima, the ends one by one.
+func (e *Engine) slowMax(lo, hi int) float64 {
+	m := 0.0
+	for ; lo < hi && lo%vBlock != 0; lo++ {
+		if v := e.vSlow[lo]; v > m {
+			m = v
+		}
+	}
+	for ; lo+vBlock <= hi; lo += vBlock {
+		if v := e.bMax[lo/vBlock]; v > m {
+			m = v
+		}
+	}
+	for ; lo < hi; lo++ {
+		if v := e.vSlow[lo]; v > m {
+			m = v
+		}
+	}
+	return m
 }
 
 // initVariability checks Config.ProcVar, JobNoise and Drift.
@@ -138,6 +181,7 @@ func (e *Engine) applyDrift(now float64) {
 		for p := d.Lo; p < d.Hi; p++ {
 			e.vSlow[p] *= d.Slow
 		}
+		e.slowIndex(d.Lo, d.Hi)
 		for _, v := range e.slowViews {
 			for k := range v.s {
 				if p := v.lo + k*v.unit; p < d.Hi && p+v.unit > d.Lo {
@@ -148,19 +192,21 @@ func (e *Engine) applyDrift(now float64) {
 	}
 }
 
-// varyStart sets j's time factor and power factor from its allocation.
+// varyStart sets j's time factor and power factor from its allocation:
+// sums from prefix sums, the maximum from block maxima, so a wide job
+// costs O(ranges + processors/32).
 func (e *Engine) varyStart(j *job) {
-	slow, sumS, sumP := 0.0, 0.0, 0.0
+	slow, sumS, sumP, cnt := 0.0, 0.0, 0.0, 0
 	for _, r := range j.alloc {
-		for _, v := range e.vSlow[r.Lo:r.Hi] {
-			slow = max(slow, v)
-			sumS += v
-		}
-		for _, v := range e.vPow[r.Lo:r.Hi] {
-			sumP += v
+		lo, hi := int(r.Lo), int(r.Hi)
+		sumP += e.vPow[hi] - e.vPow[lo]
+		sumS += e.sPre[hi] - e.sPre[lo]
+		cnt += hi - lo
+		if e.cfg.Pace == PaceSlowest {
+			slow = max(slow, e.slowMax(lo, hi))
 		}
 	}
-	n := float64(cluster.Count(j.alloc))
+	n := float64(cnt)
 	switch e.cfg.Pace {
 	case PaceSlowest:
 		j.slow = slow

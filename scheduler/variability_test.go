@@ -227,3 +227,51 @@ func TestJobNoise(t *testing.T) {
 		}
 	}
 }
+
+// varyStart's prefix sums and block maxima agree with a direct pass over
+// the processors, for ranges across block boundaries, before and after a
+// drift step.
+func TestVaryStartMatchesDirect(t *testing.T) {
+	const procs = 203
+	nv := cluster.DrawNodeVar(procs, 0.05, 0.1, 1.3, 5)
+	for i := range nv {
+		nv[i].Power = 0.8 + 0.4*float64(i*37%101)/100
+	}
+	for _, pace := range []Pace{PaceSlowest, PaceMean} {
+		e, err := New(Config{Procs: procs, ProcVar: nv, Pace: pace, Drift: []DriftStep{{T: 10, Lo: 64, Hi: 70, Slow: 2}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for step := range 2 {
+			if step == 1 {
+				e.applyDrift(10)
+			}
+			for k := range 200 {
+				lo := int32(k * 7 % procs)
+				rs := []cluster.Range{{Lo: lo, Hi: min(procs, lo+int32(k%97)+1)}, {Lo: 0, Hi: 3}}
+				if lo < 3 {
+					rs = rs[:1]
+				}
+				jb := job{alloc: rs}
+				e.varyStart(&jb)
+				mx, sumS, sumP, n := 0.0, 0.0, 0.0, 0.0
+				for _, r := range rs {
+					for p := r.Lo; p < r.Hi; p++ {
+						s := nv[p].Slow
+						if step == 1 && p >= 64 && p < 70 {
+							s *= 2
+						}
+						mx, sumS, sumP, n = max(mx, s), sumS+s, sumP+nv[p].Power, n+1
+					}
+				}
+				want := mx
+				if pace == PaceMean {
+					want = sumS / n
+				}
+				if math.Abs(jb.slow-want) > 1e-12 || math.Abs(jb.pf-sumP/n) > 1e-12 {
+					t.Fatalf("pace %d step %d ranges %v: slow %v pf %v; want %v, %v", pace, step, rs, jb.slow, jb.pf, want, sumP/n)
+				}
+			}
+		}
+	}
+}
