@@ -29,6 +29,10 @@ type PlacementConfig struct {
 	// Topology locates machine nodes on switches and groups for the
 	// "topology" placement; the zero value is one switch.
 	Topology NodeTopology
+
+	// Slow is each processor's time factor (node variability, NodeVar);
+	// nil: uniform. The "fastnodes" placement reads it.
+	Slow []float64
 }
 
 // Placements is the table of contents of placement policies: a new one is
@@ -37,6 +41,7 @@ var Placements = Registry{
 	"contiguous": NewContiguous,
 	"scattered":  NewScattered,
 	"topology":   NewTopology,
+	"fastnodes":  NewFastNodes,
 }
 
 // Registry maps placement names to constructors.

@@ -103,7 +103,19 @@ type drJob struct {
 	fixed bool
 	rem   float64 // estimated remaining work at the top level (s)
 	spent float64 // J of the current run
+	pf    float64 // power factor of its nodes (variability.go; 1 without, 0 read as 1)
 }
+
+// factor is j's power factor (1 for a zero pf).
+func (j *drJob) factor() float64 {
+	if j.pf == 0 {
+		return 1
+	}
+	return j.pf
+}
+
+// weight is j's processors weighted by their power factor.
+func (j *drJob) weight() float64 { return float64(j.procs) * j.factor() }
 
 func (*DR) Name() string     { return "dr" }
 func (*DR) PowerAware() bool { return true }
@@ -161,7 +173,7 @@ func (g *DR) collect(c *Control) {
 	for _, s := range g.running(c) {
 		j := c.Job(s)
 		g.jobs = append(g.jobs, drJob{slot: s, procs: j.Procs, app: j.App, level: j.Level, fixed: j.Fixed,
-			rem: max(0, j.Estimate-j.Done), spent: j.Spent})
+			rem: max(0, j.Estimate-j.Done), spent: j.Spent, pf: c.e.jobs[s].pf})
 	}
 }
 
@@ -196,14 +208,14 @@ func (g *DR) solve(levels func(app int) []powercap.Level, capacity float64) (cho
 			k = g.levelFor(levels, j.app, j.rem)
 		}
 		g.choice = append(g.choice, k)
-		w += float64(j.procs) * levels(j.app)[k].Power
+		w += j.weight() * levels(j.app)[k].Power
 	}
 	if w <= capacity {
 		return g.choice, true
 	}
 	g.opts = g.opts[:0]
 	for _, j := range g.jobs {
-		n := float64(j.procs)
+		n := j.weight()
 		if j.fixed {
 			l := levels(j.app)[j.level]
 			g.opts = append(g.opts, powercap.Option{Weight: n * l.Power, Cost: j.rem * n * l.Power * l.Scale})
@@ -287,7 +299,7 @@ func (g *DR) quick(c *Control) bool {
 				// 0 ≤ alpha ≤ 1, so est − alpha·run > 0: the least-energy
 				// level, as levelFor would say, without the division.
 				k = g.best[j.app]
-				w += float64(j.procs) * g.bestP[j.app]
+				w += float64(j.procs) * j.pf * g.bestP[j.app]
 				if k != j.level {
 					g.slots = append(g.slots, s)
 					g.choice = append(g.choice, k)
@@ -297,7 +309,7 @@ func (g *DR) quick(c *Control) bool {
 			alpha := min(1, j.alpha+(e.now-j.last)/j.dur)
 			k = g.levelFor(c.Levels, j.app, j.est-alpha*j.run)
 		}
-		w += float64(j.procs) * e.cfg.Apps[j.app].Levels[k].Power
+		w += float64(j.procs) * j.pf * e.cfg.Apps[j.app].Levels[k].Power
 		if k != j.level {
 			g.slots = append(g.slots, s)
 			g.choice = append(g.choice, k)
@@ -318,7 +330,7 @@ func (g *DR) evict(c *Control) {
 	g.wts, g.vals = g.wts[:0], g.vals[:0]
 	idle := c.IdleW()
 	for _, j := range g.jobs {
-		g.wts = append(g.wts, float64(j.procs)*(lowestPower(c.Levels(j.app), j)-idle)+c.e.jobs[j.slot].gpuW) // gpuW: partition.go
+		g.wts = append(g.wts, float64(j.procs)*(j.factor()*lowestPower(c.Levels(j.app), j)-idle)+c.e.jobs[j.slot].gpuW) // gpuW: partition.go
 		g.vals = append(g.vals, j.spent)
 	}
 	keep, _ := g.knap.Solve(g.wts, g.vals, c.Limit()-c.e.allIdleW(idle)) // partition.go

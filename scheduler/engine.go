@@ -117,6 +117,13 @@ type Config struct {
 	// SlurmSched configures the slurm-backfill policy (slurmbf.go); nil:
 	// Slurm's defaults.
 	SlurmSched *SlurmSched
+
+	// Per-node variability (variability.go): each processor's node's time
+	// and power factors, len Procs; nil: none (every factor 1).
+	ProcVar  []cluster.NodeVar
+	Pace     Pace        // how a job's nodes' time factors combine; zero: slowest
+	JobNoise float64     // sd of a seeded per-run noise on the pace; 0: none
+	Drift    []DriftStep // nodes slowing from a time on, sorted by T
 }
 
 // Stats are the engine's own counters.
@@ -172,6 +179,9 @@ type job struct {
 	gpuPow, gpuJ, gpuWasted float64
 	gpuMod                  bool
 	pr                      jobPrio // multifactor priority (priority.go)
+	// Variability (variability.go): the time factor of the job's pace and
+	// its processors' mean power factor; 1 without.
+	slow, pf float64
 }
 
 // Engine replays jobs through a policy on a cluster. Build it with New and
@@ -258,6 +268,13 @@ type Engine struct {
 	// slurmMain is the slurm-backfill main scheduler's timing, one for all
 	// partitions (slurmbf.go).
 	slurmMain slurmMain
+	// Variability (variability.go): on, and the largest power factor.
+	vary        bool
+	pfMax       float64
+	vSlow, vPow []float64 // per processor: time factor (drifting); prefix sums of the power factors
+	sPre, bMax  []float64 // prefix sums of vSlow; its maxima per block of vBlock
+	driftIdx    int       // next Config.Drift step
+	slowViews   []slowView
 }
 
 // New validates cfg and builds an engine.
@@ -286,13 +303,15 @@ func New(cfg Config) (*Engine, error) {
 		e.initPriority()
 	}
 	e.total, e.scope = cfg.Procs, -1
+	e.initVarFactors() // variability.go
 	if len(cfg.Parts) > 0 {
 		if err := e.initParts(); err != nil {
 			return nil, err
 		}
 	} else {
 		e.alloc, err = cluster.Placements.New(defaultStr(cfg.Placement, "contiguous"),
-			cluster.PlacementConfig{Procs: cfg.Procs, ProcsPerNode: cfg.ProcsPerNode, Seed: cfg.Seed, Topology: cfg.Topology})
+			cluster.PlacementConfig{Procs: cfg.Procs, ProcsPerNode: cfg.ProcsPerNode, Seed: cfg.Seed, Topology: cfg.Topology,
+				Slow: e.procSlow(0, cfg.Procs, 1)}) // variability.go
 		if err != nil {
 			return nil, err
 		}
@@ -343,6 +362,7 @@ func New(cfg Config) (*Engine, error) {
 		}
 		e.q.Push(Event{T: l.T, Kind: KindLimit, Seq: uint64(i), Job: int32(i)})
 	}
+	e.pfMax = 1
 	e.minScale, e.finitePower = 1, !math.IsNaN(cfg.IdleW) && !math.IsInf(cfg.IdleW, 0)
 	e.allFinite = e.finitePower
 	for _, t := range cfg.Apps {
@@ -361,6 +381,9 @@ func New(cfg Config) (*Engine, error) {
 	e.checkPrio = e.cfg.Check && e.prio != nil && !e.powerAware // a power-blocked head leaves no reservation
 	e.checkRes = e.cfg.Check && e.policy.Name() == "easy" && e.order.Name() == "submit" && len(cfg.Limits) == 0 && cfg.Overrun == OverrunKill &&
 		cfg.Network == nil // a network multiplier is known only at placement, so backfill can delay a reservation
+	if err := e.initVariability(); err != nil { // variability.go
+		return nil, err
+	}
 	e.view.e = e
 	return e, nil
 }

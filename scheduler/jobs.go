@@ -70,7 +70,7 @@ func (e *Engine) submit(w *workloads.Job) {
 	*j = job{
 		id: w.ID, seq: seq, submit: w.Submit, run: w.Run, est: w.Estimate, reqTime: w.ReqTime,
 		procs: procs, state: stQueued, gen: j.gen + 1, res: math.NaN(), alloc: alloc,
-		fixed: -1, ratio: 1,
+		fixed: -1, ratio: 1, slow: 1, pf: 1,
 	}
 	if e.parts != nil {
 		e.placeInPart(j, part, gpus)
@@ -147,7 +147,7 @@ func (e *Engine) fillQueued(q *QueuedJob, slot int32) {
 		l := e.cfg.Apps[j.app].Levels[lv]
 		scale = l.Scale
 		low := e.cfg.Apps[j.app].Levels[0]
-		pw = float64(j.procs)*(low.Power-e.cfg.IdleW) + j.gpuW
+		pw = float64(j.procs)*(low.Power*e.pfMax-e.cfg.IdleW) + j.gpuW // pfMax: variability.go, 1 without
 	}
 	*q = QueuedJob{Slot: slot, Procs: j.procs, Est: j.est * scale, Submit: j.submit, Seq: j.seq, Power: pw, Prio: j.pr.prio}
 }
@@ -192,14 +192,17 @@ const (
 // scale returns the runtime scale of j's current level.
 func (e *Engine) scale(j *job) float64 {
 	if !e.hasPower {
-		return 1
+		return j.slow
 	}
-	return e.cfg.Apps[j.app].Levels[j.level].Scale
+	return e.cfg.Apps[j.app].Levels[j.level].Scale * j.slow // slow: variability.go, 1 without
 }
 
 // start starts slot at now and returns its estimated end.
 func (e *Engine) start(slot int32, now float64) float64 {
 	j := &e.jobs[slot]
+	if e.vary && e.driftIdx < len(e.cfg.Drift) {
+		e.applyDrift(now) // variability.go
+	}
 	var ok bool
 	j.alloc, ok = e.alloc.Alloc(j.procs, j.alloc[:0])
 	if !ok {
@@ -230,8 +233,11 @@ func (e *Engine) start(slot int32, now float64) float64 {
 	}
 	j.startedInDR = !math.IsInf(e.meter.Limit, 1)
 	j.level = e.startLevel(j)
+	if e.vary {
+		e.varyStart(j) // variability.go
+	}
 	if e.hasPower {
-		j.power = float64(j.procs)*e.cfg.Apps[j.app].Levels[j.level].Power + j.extraW
+		j.power = float64(j.procs)*e.cfg.Apps[j.app].Levels[j.level].Power*j.pf + j.extraW
 		e.gpuSet(j, ready <= now) // gpu.go
 	}
 	if e.cfg.Network != nil {
@@ -336,7 +342,7 @@ func (e *Engine) retime(slot int32, lv int) {
 	}
 	e.sync(j)
 	oldM := j.multiplier(e.scale(j))
-	newPower := float64(j.procs)*e.cfg.Apps[j.app].Levels[lv].Power + j.extraW
+	newPower := float64(j.procs)*e.cfg.Apps[j.app].Levels[lv].Power*j.pf + j.extraW
 	e.meter.Change(newPower-j.power, 0)
 	if e.parts != nil {
 		e.partMeter(j, newPower-j.power, 0)

@@ -233,7 +233,7 @@ func (e *Engine) bootDone(slot int32) {
 // only its power-to-be, duration and estimated end change.
 func (e *Engine) relevelBooting(slot int32, lv int) {
 	j := &e.jobs[slot]
-	j.power, j.level = float64(j.procs)*e.cfg.Apps[j.app].Levels[lv].Power, lv
+	j.power, j.level = float64(j.procs)*e.cfg.Apps[j.app].Levels[lv].Power*j.pf, lv
 	e.gpuSet(j, false) // gpu.go
 	m := j.multiplier(e.scale(j))
 	j.dur = j.run * m

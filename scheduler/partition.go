@@ -129,6 +129,7 @@ func (e *Engine) initParts() error {
 		if p.Exclusive {
 			unit, pc.Procs, pc.ProcsPerNode = p.Cores, p.Procs/p.Cores, 1
 		}
+		pc.Slow = e.procSlow(p.Lo, p.Procs, unit) // variability.go
 		inner, err := cluster.Placements.New(defaultStr(c.Placement, "contiguous"), pc)
 		if err != nil {
 			return err

@@ -21,6 +21,8 @@ var calibrateCommand = &cli.Command{
 		"<app>/pcm_<app>_<cap>.csv), ecp-cap (<app>_cap_cpu.csv / _cap_dual.csv) and iconoclast (miniMD data.csv);\n" +
 		"GPU: ecp-gpucap (<app>_cap_gpu.csv, --x gpucap), ecp-dual (<app>_cap_dual.csv grid, --x joint) and\n" +
 		"nv-dvfs (<device>-dvfs-real.csv, --x gpufreq; clocks in MHz become GHz).\n" +
+		"nodepower (CSV node,pstate_ghz,active_cores,total_cores,app,watts; --x freq) prints node power per P-state\n" +
+		"(SimGrid's Idle:1Core:AllCores form) and the --form fit's quality.\n" +
 		"--x freq fits cubic p(f) and quadratic t(f); --x cap fits cubic p(P) and t(P) = a·exp(b·P) + c;\n" +
 		"--x gpufreq and --x gpucap fit the same forms to GPU power and runtime; --x joint tabulates the\n" +
 		"(CPU cap, GPU cap) grid (docs/gpu.md).\n" +
@@ -34,10 +36,14 @@ var calibrateCommand = &cli.Command{
 		&cli.BoolFlag{Name: "plot", Usage: "also write <out>/<app>-<x>-{power,runtime}.<plot-format>"},
 		&cli.StringFlag{Name: "plot-format", Usage: "svg or png", Value: "svg"},
 		&cli.BoolFlag{Name: "force", Usage: "replace this knob's models and plots in existing --out files"},
+		&cli.StringFlag{Name: "form", Usage: "--format nodepower: fit of node power across P-states: linear, quadratic or cubic", Value: "cubic"},
 	},
 	Action: func(c *cli.Context) error {
 		if err := noArgs(c); err != nil {
 			return err
+		}
+		if c.String("format") == "nodepower" {
+			return calibrateNodePower(c) // calibrate_nodepower.go
 		}
 		knob, err := powercap.ParseKnob(c.String("x"))
 		if err != nil {

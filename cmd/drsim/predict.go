@@ -15,21 +15,28 @@ var predictCommand = &cli.Command{
 	Description: "power and energy are per processor, times --nodes; runtime is the model's own t(x).\n" +
 		"Under --cap the power never exceeds the cap; outside the measured range models hold their end value.\n" +
 		"GPU profiles (drsim apps lists them): --gpufreq GHz or --gpucap W alone give per-GPU power; --cap with\n" +
-		"--gpucap evaluates the joint model, power per node = CPU + --gpus GPUs (times --nodes).",
-	Flags: []cli.Flag{
+		"--gpucap evaluates the joint model, power per node = CPU + --gpus GPUs (times --nodes).\n" +
+		"--hpl N --grid PxQ predicts an HPL run (powercap/hpl, docs/variability.md).",
+	Flags: append([]cli.Flag{
 		&cli.StringFlag{Name: "models", Usage: "builtin or a directory of model files from drsim calibrate", Value: "builtin"},
-		&cli.StringFlag{Name: "app", Usage: "application name (drsim apps lists them)", Required: true},
+		&cli.StringFlag{Name: "app", Usage: "application name (drsim apps lists them)"},
 		&cli.Float64Flag{Name: "freq", Usage: "CPU frequency in GHz"},
 		&cli.Float64Flag{Name: "cap", Usage: "package power cap in W"},
-		&cli.StringFlag{Name: "quantity", Usage: "power, runtime or energy", Required: true},
+		&cli.StringFlag{Name: "quantity", Usage: "power, runtime or energy"},
 		&cli.IntFlag{Name: "nodes", Usage: "processors the job uses (multiplies power and energy)", Value: 1},
 		&cli.Float64Flag{Name: "gpufreq", Usage: "GPU core clock in GHz"},
 		&cli.Float64Flag{Name: "gpucap", Usage: "GPU power cap in W (with --cap: the joint model)"},
 		&cli.IntFlag{Name: "gpus", Usage: "GPUs per node for joint power and energy", Value: 1},
-	},
+	}, hplFlags()...), // predict_hpl.go
 	Action: func(c *cli.Context) error {
 		if err := noArgs(c); err != nil {
 			return err
+		}
+		if c.IsSet("hpl") {
+			return predictHPL(c) // predict_hpl.go
+		}
+		if !c.IsSet("app") || !c.IsSet("quantity") {
+			return usagef("predict: give --app and --quantity (or --hpl N)")
 		}
 		if c.IsSet("gpucap") && c.IsSet("cap") {
 			return predictJoint(c) // gpu_predict.go

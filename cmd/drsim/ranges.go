@@ -55,6 +55,13 @@ var verbRanges = map[string][]sim.Range{
 		{Flag: "gpufreq", What: "GPU core clock", Unit: "GHz", Min: 0.1, Max: sim.MaxGHz, Hint: sim.HintMHz},
 		{Flag: "gpucap", What: "GPU power cap", Unit: "W", Min: 1, Max: sim.MaxPackageW, Hint: sim.HintWatts},
 		{Flag: "gpus", What: "GPUs per node", Min: 1, Max: 64},
+		{Flag: "hpl", What: "HPL matrix order N", Min: 1, Max: 1e9},
+		{Flag: "grid", Kind: sim.Parsed, Parser: "predictHPL (PxQ)"},
+		{Flag: "rate", What: "HPL flop rate of one process", Unit: "flop/s", Min: 0, MinOpen: true, Max: 1e18},
+		{Flag: "comm", What: "HPL communication constant", Unit: "s", Min: 0, Max: 1},
+		{Flag: "ranks-per-node", What: "HPL processes per node", Min: 1, Max: 1 << 20},
+		{Flag: "node-w", What: "HPL node power", Unit: "W", Min: 0, Max: 1e5},
+		{Flag: "slowest", What: "time factor of the slowest node", Min: 1, Max: 10},
 	},
 	"apps": {
 		{Flag: "pstates", What: "CPU frequencies", Unit: "GHz", Kind: sim.List, Min: 0, MinOpen: true, Max: sim.MaxGHz, Hint: sim.HintMHz},

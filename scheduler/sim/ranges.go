@@ -294,6 +294,10 @@ var SpecRanges = []Range{
 	{Flag: "resume-time", Key: "resume_time", What: "node boot time", Unit: "s", Min: 0, Max: inf},
 	{Flag: "boot-w", Key: "boot_w", What: "power of a booting node", Unit: "W", Min: 0, MinOpen: true, Max: inf, Zero: "the node's idle power"},
 	{Flag: "off-w", Key: "off_w", What: "power of a powered-off node", Unit: "W", Min: 0, Max: inf},
+	{Flag: "node-speed-sd", Key: "node_speed_sd", What: "per-node speed spread (sd of relative speed)", Min: 0, Max: 0.3, Zero: "none", ZeroTyped: true, Hint: HintPercent},
+	{Flag: "slow-nodes", Key: "slow_nodes", Kind: Parsed, Parser: "sim.parseSlowNodes"},
+	{Flag: "job-noise", Key: "job_noise", What: "per-run noise on a job's pace (sd)", Min: 0, Max: 0.3, Zero: "none", ZeroTyped: true, Hint: HintPercent},
+	{Flag: "node-drift", Key: "node_drift", Kind: Parsed, Parser: "sim.parseDrift"},
 }
 
 // SpecRange returns the range of the Spec field with TOML key key.

@@ -1,0 +1,93 @@
+package cluster
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestReadNodeVar(t *testing.T) {
+	in := "node,speed,power\n# per-node dgemm rate / nominal\n1,0.8,1.25\nn03,1,0.9\n"
+	nv, err := ReadNodeVar(strings.NewReader(in), "n.csv", 4, []string{"n01", "n02", "n03", "n04"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []NodeVar{{1, 1}, {1.25, 1.25}, {1, 0.9}, {1, 1}} // speed 0.8: time factor 1/0.8
+	for i := range want {
+		if nv[i] != want[i] {
+			t.Errorf("node %d: %+v; want %+v", i, nv[i], want[i])
+		}
+	}
+	for _, c := range []struct{ in, want string }{
+		{"node,rate,power\n", "n.csv:1: header:"},
+		{"", "n.csv:1: header: empty"},
+		{"node,speed,power\n0,1\n", "n.csv:2: record: 2 fields"},
+		{"node,speed,power\n0,1,1\n9,1,1\n", "n.csv:3: node: node index 9 out of range [0, 4)"},
+		{"node,speed,power\nx,1,1\n", "n.csv:2: node:"},
+		{"node,speed,power\n0,1,1\n0,1,1\n", "n.csv:3: node: node \"0\" listed twice"},
+		{"node,speed,power\n0,-1,1\n", "n.csv:2: speed:"},
+		{"node,speed,power\n0,1,NaN\n", "n.csv:2: power:"},
+	} {
+		_, err := ReadNodeVar(strings.NewReader(c.in), "n.csv", 4, nil)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: error %v; want prefix %q", c.in, err, c.want)
+		}
+	}
+}
+
+func TestDrawNodeVar(t *testing.T) {
+	a := DrawNodeVar(32, 0, 0.0625, 1.1, 7)
+	slow := 0
+	for _, v := range a {
+		switch v {
+		case NodeVar{1.1, 1}:
+			slow++
+		case NodeVar{1, 1}:
+		default:
+			t.Fatalf("node %+v; want 1 or 1.1", v)
+		}
+	}
+	if slow != 2 { // round(0.0625 × 32)
+		t.Fatalf("%d slow nodes; want 2", slow)
+	}
+	b, c := DrawNodeVar(1000, 0.03, 0, 1, 7), DrawNodeVar(1000, 0.03, 0, 1, 7)
+	mean, lo, hi := 0.0, 10.0, 0.0
+	for i := range b {
+		if b[i] != c[i] {
+			t.Fatal("same seed, different draws")
+		}
+		s := 1 / b[i].Slow
+		mean += s / 1000
+		lo, hi = min(lo, s), max(hi, s)
+	}
+	if mean < 0.995 || mean > 1.005 || lo < 0.91-1e-12 || hi > 1.09+1e-12 || hi-lo < 0.1 {
+		t.Fatalf("speeds mean %v in [%v, %v]; want mean ≈ 1 within [0.91, 1.09] (±3 sd)", mean, lo, hi)
+	}
+}
+
+// FastNodes: with processors 2 and 5 slow, a 4-processor job (wider than a
+// 2-processor node) gets the fast ones, lowest first, when no fast run
+// holds it; a 2-processor job is placed contiguously.
+func TestFastNodes(t *testing.T) {
+	slow := []float64{1, 1, 1.1, 1, 1, 1.2, 1, 1}
+	a, err := Placements.New("fastnodes", PlacementConfig{Procs: 8, ProcsPerNode: 2, Slow: slow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := a.Alloc(4, nil)
+	if want := []Range{{0, 2}, {3, 5}}; !ok || !slices.Equal(got, want) {
+		t.Fatalf("Alloc(4) = %v, %v; want %v", got, ok, want)
+	}
+	// Free: 2, 5, 6, 7. Three processors: 6, 7 and then the 1.1 one (τ = 1.1).
+	got, ok = a.Alloc(3, nil)
+	if want := []Range{{2, 3}, {6, 8}}; !ok || !slices.Equal(got, want) {
+		t.Fatalf("Alloc(3) = %v, %v; want %v", got, ok, want)
+	}
+	if a.Free() != 1 {
+		t.Fatalf("Free = %d; want 1", a.Free())
+	}
+	a.Release([]Range{{0, 2}, {3, 5}})
+	if got, ok = a.Alloc(2, nil); !ok || !slices.Equal(got, []Range{{0, 2}}) {
+		t.Fatalf("Alloc(2) = %v; want [0,2)", got)
+	}
+}
