@@ -384,6 +384,8 @@ func (r *Reader) sacctDropReason(f *sacctFields, j *Job) (Reason, sacctCol, bool
 		return NotStarted, sc.pick(colStart, colEnd), true
 	case !done || sc.col[colEnd] >= 0 && !f.endOK:
 		return NotFinished, sc.pick(colEnd, colState), true
+	case j.Run < 0: // End before Start (no Elapsed to say otherwise)
+		return RunUnknown, sc.pick(colElapsed, colElapsedRaw, colEnd), true
 	case j.Run == 0:
 		return RunZero, sc.pick(colElapsed, colElapsedRaw, colEnd), true
 	}

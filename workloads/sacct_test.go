@@ -567,3 +567,22 @@ func TestPeakAlloc(t *testing.T) {
 		})
 	}
 }
+
+// A record whose End is before its Start, with no Elapsed column to say
+// otherwise, has a negative run time: it is dropped as run_time<0, and
+// strict reading stops there (found by FuzzSacctReader in CI).
+func TestSacctEndBeforeStart(t *testing.T) {
+	const log = "JobID|Submit|Start|End|Timelimit|AllocTRES\n" +
+		"1|2026-01-01T00:00:00|2026-01-01T00:00:10|2026-01-01T00:01:10|00:10:00|cpu=1\n" +
+		"2|2026-01-01T00:00:00|2026-01-02T00:00:00|2026-01-01T00:00:00|00:10:00|cpu=1\n"
+	tr, err := Load(strings.NewReader(log), Options{File: "e.sacct", Format: FormatSacct})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Jobs) != 1 || tr.Jobs[0].ID != 1 || tr.Jobs[0].Run != 60 || tr.Report.Count(RunUnknown) != 1 {
+		t.Fatalf("jobs %+v, run_time<0 count %d; want job 1 (60 s) kept and job 2 dropped", tr.Jobs, tr.Report.Count(RunUnknown))
+	}
+	if _, err := Load(strings.NewReader(log), Options{File: "e.sacct", Format: FormatSacct, Strict: true}); err == nil || !strings.HasPrefix(err.Error(), "e.sacct:3:") {
+		t.Fatalf("strict: %v, want an error at e.sacct:3", err)
+	}
+}
