@@ -14,7 +14,7 @@ set -euo pipefail
 tr=$1 n=${2:-160}
 cat_() { case $1 in *.gz) zcat "$1" ;; *) cat "$1" ;; esac; }
 cat_ "$tr" | awk -v n="$n" '
-	/^;/ || NF < 18 { next }
+	k >= n || /^;/ || NF < 18 { next } # read to the end: an early exit would SIGPIPE zcat under pipefail
 	$4 <= 0 || ($8 <= 0 && $5 <= 0) { next }
 	{
 		k++
@@ -30,5 +30,4 @@ cat_ "$tr" | awk -v n="$n" '
 		gap = (k == 1) ? 0 : ($2 - prev) / 100; if (gap > 4) gap = 4; if (gap < 0) gap = 0
 		prev = $2
 		printf "%.1f p%d %s %d %d %d %d\n", gap, u[$12], part, p, s, l, $1
-		if (k == n) exit
 	}'
