@@ -36,9 +36,14 @@ func ReadECP(fsys fs.FS, name string) (Dataset, error) {
 	if len(files) == 0 {
 		return Dataset{}, &FileError{File: name, Err: errors.New("no <app>_cap_cpu.csv or <app>_cap_dual.csv files")}
 	}
-	ds := Dataset{Source: "ECP CPU-cap sweep " + name}
+	return readEach(fsys, files, "ECP CPU-cap sweep "+name, readECPFile)
+}
+
+// readEach reads every file with read into one dataset, points sorted.
+func readEach(fsys fs.FS, files []string, source string, read func(fs.FS, string, *[]string) ([]Point, error)) (Dataset, error) {
+	ds := Dataset{Source: source}
 	for _, f := range files {
-		ps, err := readECPFile(fsys, f, &ds.Warnings)
+		ps, err := read(fsys, f, &ds.Warnings)
 		if err != nil {
 			return Dataset{}, err
 		}

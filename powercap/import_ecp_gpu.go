@@ -123,16 +123,7 @@ func readECPGrid(fsys fs.FS, name, suffix, what string) (Dataset, error) {
 	if len(files) == 0 {
 		return Dataset{}, &FileError{File: name, Err: fmt.Errorf("no <app>%s files", suffix)}
 	}
-	ds := Dataset{Source: what + name}
-	for _, f := range files {
-		ps, err := readECPGPUFile(fsys, f, &ds.Warnings)
-		if err != nil {
-			return Dataset{}, err
-		}
-		ds.Points = append(ds.Points, ps...)
-	}
-	sortPoints(ds.Points)
-	return ds, nil
+	return readEach(fsys, files, what+name, readECPGPUFile)
 }
 
 func readECPGPUFile(fsys fs.FS, name string, warn *[]string) ([]Point, error) {
