@@ -120,6 +120,35 @@ func Events(d Spec, tr *workloads.Trace, peakW float64) ([]Event, error) {
 	return randomEvents(t0, t1, d.DRRatio, lo, hi, d.DRLimit*peakW, d.DRSeed), nil
 }
 
+// routed returns tr restricted to the jobs partOf (a machine file's router)
+// sends to a partition, so that generated DR events and the limit schedule
+// cover the jobs that run: with a filter to one partition, the span of the
+// whole log would place events long after the last kept job ends and the
+// meter would integrate idle power up to the last one. tr itself without a
+// router or when every job is routed.
+func routed(tr *workloads.Trace, partOf func(*workloads.Job) int) *workloads.Trace {
+	if partOf == nil {
+		return tr
+	}
+	n := 0
+	for i := range tr.Jobs {
+		if partOf(&tr.Jobs[i]) >= 0 {
+			n++
+		}
+	}
+	if n == len(tr.Jobs) {
+		return tr
+	}
+	kept := *tr
+	kept.Jobs = make([]workloads.Job, 0, n)
+	for i := range tr.Jobs {
+		if partOf(&tr.Jobs[i]) >= 0 {
+			kept.Jobs = append(kept.Jobs, tr.Jobs[i])
+		}
+	}
+	return &kept
+}
+
 // Span estimates the simulated span: from the first submit to the later of
 // the last possible end without waiting (max submit + runtime) and the end
 // of the work packed on the machine (first submit + Σ procs×runtime /

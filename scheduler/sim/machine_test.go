@@ -267,3 +267,36 @@ func TestOpenRoutesSacctByName(t *testing.T) {
 		t.Errorf("jobs by partition %v, dropped %d; want cpu 23, gpu 11, none dropped", got, res.Stats.Dropped)
 	}
 }
+
+// Generated DR events cover the jobs a machine file keeps, not the whole
+// log: with a filter to the cpu partition, jobs of an unmapped partition
+// submitted until t = 1e6 s must not stretch the events (and the idle
+// energy the meter integrates until the last one) past the kept jobs.
+func TestDREventsSpanKeptJobs(t *testing.T) {
+	dir := t.TempDir()
+	mf := filepath.Join(dir, "machine.toml")
+	if err := os.WriteFile(mf, []byte(twoPartMachine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr := &workloads.Trace{MachineProcs: 256}
+	for i := range 20 {
+		j := workloads.Job{ID: int64(i + 1), Submit: float64(200 * i), Run: 500, Procs: 4, ReqTime: 600, Estimate: 600, Partition: 1}
+		if i >= 10 {
+			j.Submit, j.Partition = 1e5*float64(i-9), 7 // dropped: no such partition
+		}
+		tr.Jobs = append(tr.Jobs, j)
+	}
+	s := Spec{Machine: mf, PartitionMap: "field16:1=cpu", DVFS: "dr", DRRatio: 0.5, DRLimit: 0.5, Check: true}
+	res, err := Run(context.Background(), s, tr, Outputs{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stats.Finished != 10 || res.Stats.NViolations != 0 {
+		t.Fatalf("%d finished, %d violations; want 10 and 0", res.Stats.Finished, res.Stats.NViolations)
+	}
+	// Kept jobs: submits 0, 200, …, 1800, each 500 s on 4 of 192 processors: span [0, 2300].
+	last := res.Limits[len(res.Limits)-1].T
+	if last > 2300 || res.Summary.DRHours*3600 < 0.5*2300-1 {
+		t.Errorf("last limit step at %v s, DR %v h; want events inside [0, 2300] covering half of it", last, res.Summary.DRHours)
+	}
+}

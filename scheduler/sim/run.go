@@ -177,7 +177,7 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 	if cfg.Governor, err = governorFor(d, pw.names); err != nil { // powercap.go
 		return nil, specErr(err)
 	}
-	limits, err := Limits(d, tr, peakW)
+	limits, err := Limits(d, routed(tr, cfg.PartOf), peakW) // limits.go
 	if err != nil {
 		return nil, specErr(err)
 	}
