@@ -63,6 +63,12 @@ func (c *slurmConf) build() (*Machine, error) {
 		}
 		byName[n.name] = i
 	}
+	total := 0
+	for _, n := range c.nodes {
+		if total += n.cpus; total > 1<<30 || len(c.nodes) > 1<<22 {
+			return nil, slurmError(n.at, "NodeName="+n.name, "NodeName", "the machine passes 2^22 nodes or 2^30 processors, beyond the simulator's range")
+		}
+	}
 	linear, err := c.selectLinear()
 	if err != nil {
 		return nil, err
