@@ -59,3 +59,35 @@ func TestRunSlurmConf(t *testing.T) {
 		t.Errorf("machine-slurm.toml's jobs.csv differs from machine.toml's:\n%s\n---\n%s", overJobs, tomlJobs)
 	}
 }
+
+// The priority run of testdata/slurm-priority/run1 replayed with Slurm's
+// priority and backfill from its slurm.conf, on the machine read from
+// that same slurm.conf, gives jobs.csv byte for byte as on the TOML
+// written for it (.ci/slurm/priority-machine.toml): the same partitions
+// on the same processors.
+func TestRunSlurmConfPriority(t *testing.T) {
+	old := UnknownKeysOut
+	UnknownKeysOut = nil
+	defer func() { UnknownKeysOut = old }()
+	const dir = "../../testdata/slurm-priority/run1/"
+	var out [2]bytes.Buffer
+	for i, m := range []string{dir + "slurm.conf", "../../.ci/slurm/priority-machine.toml"} {
+		s := Spec{Trace: dir + "jobs.sacct", Machine: m, Priority: "multifactor", Policy: "slurm-backfill",
+			SlurmConf: dir + "slurm.conf", Assoc: dir + "assoc.txt"}
+		tr, src, closeFn, err := Open(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(context.Background(), s, tr, Outputs{Source: src, Jobs: &out[i]})
+		closeFn()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Parts) != 2 || res.Parts[0].Jobs != 107 || res.Parts[1].Jobs != 53 {
+			t.Errorf("%s: partitions %+v, want cpu 107 jobs and fast 53", m, res.Parts)
+		}
+	}
+	if !bytes.Equal(out[0].Bytes(), out[1].Bytes()) {
+		t.Errorf("jobs.csv on slurm.conf differs from the TOML's")
+	}
+}
