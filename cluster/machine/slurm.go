@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -118,6 +119,10 @@ func (r *confReader) file(name string, data []byte, depth int) error {
 			return slurmError(at, "", "", "%q: want Key=Value", word)
 		}
 		key, val := l.Pairs[0].Key, l.Pairs[0].Value
+		if l.Rest != "" && slices.Contains([]string{"nodename", "nodeset", "partitionname"}, strings.ToLower(key)) {
+			word, _, _ := strings.Cut(l.Rest, " ")
+			return slurmError(at, key+"="+val, "", "%q: want Key=Value (Slurm stops with a parse error here)", word)
+		}
 		switch strings.ToLower(key) {
 		case "clustername":
 			r.c.cluster = val

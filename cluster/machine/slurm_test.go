@@ -197,6 +197,7 @@ func TestParseSlurmErrors(t *testing.T) {
 		{"SelectType=select/cray_aries\nNodeName=c1\nPartitionName=a Nodes=c1", `s.conf:1: key "SelectType": "select/cray_aries": want select/cons_tres`},
 		{"NodeName=c1\nInclude more.conf\n", `s.conf:2: key "Include": more.conf: included files are read only from a file on disk`},
 		{"NodeName=c1\nhello world\n", `s.conf:2: "hello": want Key=Value`},
+		{"NodeName=c1 CPUs=4 fast\n", `s.conf:1: NodeName=c1: "fast": want Key=Value`},
 		{"ClusterName=x\n", `s.conf:1: key "NodeName": no nodes`},
 		{"NodeName=c1\nPartitionName=a Nodes=", `s.conf:1: key "PartitionName": no partition with nodes`},
 	} {
