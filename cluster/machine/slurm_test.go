@@ -377,3 +377,44 @@ func TestOverlayErrors(t *testing.T) {
 		t.Errorf("Parse with slurm_conf: %v", err)
 	}
 }
+
+// The TOML WriteOverlay writes (drsim machine show --toml slurm.conf)
+// loads back to the same machine, figures and all, with no power note
+// left: every type's figures are spelled out.
+func TestWriteOverlayRoundTrip(t *testing.T) {
+	conf, err := Load("../../testdata/sacct/slurm.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := conf.WriteOverlay(&b, "/nonexistent/slurm.conf"); err != nil {
+		t.Fatal(err)
+	}
+	abs, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(b.String(), "/nonexistent/slurm.conf", abs+"/../../testdata/sacct/slurm.conf", 1)
+	path := t.TempDir() + "/machine.toml"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(path)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	show := func(m *Machine) string {
+		var b bytes.Buffer
+		if err := m.WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		_, rest, _ := strings.Cut(b.String(), "\n\n")
+		return rest
+	}
+	if show(back) != show(conf) {
+		t.Errorf("overlay:\n%s\nslurm.conf:\n%s", show(back), show(conf))
+	}
+	if strings.Contains(strings.Join(back.Notes, "\n"), "no power figures") {
+		t.Errorf("notes %q", back.Notes)
+	}
+}
