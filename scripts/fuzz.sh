@@ -41,6 +41,7 @@ TARGETS="
 ./scheduler/sim FuzzDecodeEvents
 ./netmodel FuzzLoadTopology
 ./cluster/machine FuzzParse
+./cluster/machine FuzzParseSlurm
 ./scheduler/sweep FuzzParseConfig
 ./scheduler/sweep FuzzReadManifest
 "

@@ -21,6 +21,11 @@
 //   - lines.go: the line index behind file:line errors.
 //   - builtin.go: the embedded example machines (builtin/*.toml).
 //   - route.go: partition maps (which partition a job goes to).
+//   - slurm.go, slurmgres.go, slurmbuild.go: a centre's slurm.conf (and
+//     gres.conf) as the machine, by Slurm's rules (docs/machine.md);
+//     slurmtoml.go: a machine TOML with slurm_conf that adds power figures.
 //
-// Pure: Load is the only function that reads a file.
+// Pure: Load is the only function that reads a file (with the slurm.conf
+// it names, its Include files and gres.conf); ParseSlurm reads through
+// the ReadFunc it is given.
 package machine

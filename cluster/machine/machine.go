@@ -20,9 +20,10 @@ type Machine struct {
 	Source     string // where the figures come from (free text)
 	Types      []NodeType
 	Partitions []Partition
-	Nodes      []Node // every node, in processor order
-	Procs      int    // processors (cores) in the whole machine
-	Default    int    // index of the default partition
+	Nodes      []Node   // every node, in processor order
+	Procs      int      // processors (cores) in the whole machine
+	Default    int      // index of the default partition
+	Notes      []string // what a slurm.conf left to defaults (slurmbuild.go), for the caller to print once
 }
 
 // NodeType is one kind of node. Power figures are whole-node or
@@ -102,6 +103,8 @@ type file struct {
 	Source    string     `toml:"source"`
 	NodeTypes []NodeType `toml:"node_type"`
 	Parts     []partFile `toml:"partition"`
+	SlurmConf string     `toml:"slurm_conf"` // slurmtoml.go: nodes and partitions from this slurm.conf
+	GresConf  string     `toml:"gres_conf"`
 }
 
 type partFile struct {
@@ -125,13 +128,20 @@ func Load(path string) (*Machine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("machine: %w", err)
 	}
-	return Parse(path, data)
+	if IsSlurmConf(data) { // slurm.go: a centre's slurm.conf, gres.conf beside it
+		return ParseSlurm(path, data, os.ReadFile, gresBeside(path))
+	}
+	return parse(path, data, os.ReadFile)
 }
 
 var tomlTypeErr = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
 
 // Parse parses and validates a machine file; name is used in errors.
-func Parse(name string, data []byte) (*Machine, error) {
+func Parse(name string, data []byte) (*Machine, error) { return parse(name, data, nil) }
+
+// parse is Parse; read reads the files a slurm_conf key names (nil:
+// such a file is an error).
+func parse(name string, data []byte, read ReadFunc) (*Machine, error) {
 	var f file
 	md, err := toml.Decode(string(data), &f)
 	if pe, ok := errors.AsType[toml.ParseError](err); ok {
@@ -163,7 +173,10 @@ func Parse(name string, data []byte) (*Machine, error) {
 		}
 		line := li.first(section, key)
 		return nil, &Error{File: name, Line: line, Where: li.where(section, line), Key: key,
-			Msg: "unknown key (known: name, source; [[node_type]] name, prefix, count, cores, gpus, memory_gb, idle_w, core_busy_w, gpu_idle_w, gpu_busy_w; [[partition]] name, nodes, node_type, count, default, allocation, max_time, apps)"}
+			Msg: "unknown key (known: name, source, slurm_conf, gres_conf; [[node_type]] name, prefix, count, cores, gpus, memory_gb, idle_w, core_busy_w, gpu_idle_w, gpu_busy_w; [[partition]] name, nodes, node_type, count, default, allocation, max_time, apps)"}
+	}
+	if f.SlurmConf != "" {
+		return overlay(name, &f, li, read)
 	}
 	return build(name, &f, li)
 }

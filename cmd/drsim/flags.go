@@ -51,7 +51,7 @@ func simFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "resume-time", Usage: "s a powered-off node takes to boot; jobs on it wait (with --suspend-after)"},
 		&cli.Float64Flag{Name: "boot-w", Usage: "power of a booting node in W (default: the node's idle power)"},
 		&cli.Float64Flag{Name: "off-w", Usage: "power of a powered-off node in W"},
-		&cli.StringFlag{Name: "machine", Usage: "machine file `FILE` (node types and partitions, docs/machine.md) or builtin:default|perlmutter"},
+		&cli.StringFlag{Name: "machine", Usage: "machine file `FILE` (node types and partitions, docs/machine.md), a slurm.conf (read as the machine) or builtin:default|perlmutter"},
 		&cli.StringFlag{Name: "dr-partition", Usage: "with --machine: DR limits apply to this partition's nodes only, and governors govern its jobs only (default: the whole machine)"},
 		&cli.StringFlag{Name: "priority", Usage: "queue priority: submit (by submit time, --order) or multifactor (Slurm's priority/multifactor with classic fair share, from --slurm-conf) (default: submit)"},
 		&cli.StringFlag{Name: "slurm-conf", Usage: "slurm.conf `FILE` for --priority multifactor: Priority* keys, PartitionName PriorityJobFactor, SchedulerParameters (other keys are ignored)"},

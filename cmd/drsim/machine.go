@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -20,7 +22,7 @@ var machineCommand = &cli.Command{
 			ArgsUsage: "[FILE|builtin:NAME]",
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "machine", Usage: "machine file `FILE` or builtin:default|perlmutter (or give it as the argument)", Value: "builtin:default"},
-				&cli.BoolFlag{Name: "toml", Usage: "print the file itself (for builtin machines: a starting point for your own)"},
+				&cli.BoolFlag{Name: "toml", Usage: "print the file itself (for builtin machines: a starting point for your own; for a slurm.conf: a machine TOML that reads it, with its power figures to edit)"},
 			},
 			Action: machineShow,
 		},
@@ -40,6 +42,9 @@ func machineShow(c *cli.Context) error {
 	if err != nil {
 		return usageErr(err)
 	}
+	for _, n := range m.Notes {
+		fmt.Fprintf(c.App.ErrWriter, "drsim: note: %s\n", n)
+	}
 	if c.Bool("toml") {
 		var text []byte
 		if name, ok := strings.CutPrefix(path, "builtin:"); ok {
@@ -49,6 +54,13 @@ func machineShow(c *cli.Context) error {
 		}
 		if err != nil {
 			return usageErr(err)
+		}
+		if machine.IsSlurmConf(text) { // a TOML that reads it, to edit
+			abs, err := filepath.Abs(path)
+			if err != nil {
+				return err
+			}
+			return m.WriteOverlay(c.App.Writer, abs)
 		}
 		_, err = c.App.Writer.Write(text)
 		return err

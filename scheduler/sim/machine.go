@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"drsim/cluster/machine"
@@ -32,10 +33,11 @@ func useMachine(cfg *scheduler.Config, d Spec, tr *workloads.Trace, idleW, maxW 
 		}
 		return nil, 0, nil
 	}
-	m, err := machine.Load(d.Machine)
+	m, err := machine.Load(d.Machine) // a machine TOML or a slurm.conf, told apart by content
 	if err != nil {
 		return nil, 0, err
 	}
+	noteMachine(m)
 	switch {
 	case d.Procs > 0:
 		return nil, 0, fmt.Errorf("procs: %d given with a machine file (%s), which sets the size", d.Procs, d.Machine)
@@ -77,6 +79,20 @@ func useMachine(cfg *scheduler.Config, d Spec, tr *workloads.Trace, idleW, maxW 
 		}
 	}
 	return m, peak, nil
+}
+
+// notedMachines holds the notes already printed: a compare or sweep
+// loads the machine once per cell, and each note is said once a process.
+var notedMachines sync.Map
+
+// noteMachine prints the machine's notes (what a slurm.conf left to
+// defaults) on UnknownKeysOut, each once.
+func noteMachine(m *machine.Machine) {
+	for _, n := range m.Notes {
+		if _, done := notedMachines.LoadOrStore(n, true); !done && UnknownKeysOut != nil {
+			fmt.Fprintf(UnknownKeysOut, "drsim: note: %s\n", n)
+		}
+	}
 }
 
 // machineProcs is the machine file's size, for the trace reader's

@@ -1,13 +1,14 @@
 package slurmconf
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"strconv"
 	"strings"
+
+	"drsim/internal/slurmlex"
 )
 
 // Conf is the scheduling subset of a slurm.conf. Zero weights mean the
@@ -119,33 +120,23 @@ func (c *Conf) parse(r io.Reader, file string) error {
 	for _, k := range c.Unknown {
 		seen[strings.ToLower(k)] = true
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := sc.Text()
-		if i := strings.IndexByte(text, '#'); i >= 0 {
-			text = text[:i]
-		}
-		fields := strings.Fields(text)
-		if len(fields) == 0 {
-			continue
-		}
-		key, val, ok := strings.Cut(fields[0], "=")
-		if !ok {
-			if strings.EqualFold(key, "include") {
-				continue
+	return slurmlex.Scan(r, file, func(l slurmlex.Line) error {
+		line := l.Num
+		if len(l.Pairs) == 0 {
+			if l.Include != "" {
+				return nil
 			}
-			return fmt.Errorf("%s:%d: %q: want Key=Value", file, line, fields[0])
+			word, _, _ := strings.Cut(l.Rest, " ")
+			return fmt.Errorf("%s:%d: %q: want Key=Value", file, line, word)
 		}
+		key, val := l.Pairs[0].Key, l.Pairs[0].Value
 		lk := strings.ToLower(key)
 		if !known[lk] {
 			if !seen[lk] {
 				seen[lk] = true
 				c.Unknown = append(c.Unknown, key)
 			}
-			continue
+			return nil
 		}
 		bad := func(why string) error {
 			return fmt.Errorf("%s:%d: %s=%q: %s", file, line, key, val, why)
@@ -198,8 +189,8 @@ func (c *Conf) parse(r io.Reader, file string) error {
 			err = c.Sched.parse(val)
 		case "partitionname":
 			p := Partition{Name: val, Line: line}
-			for _, kv := range fields[1:] {
-				k, v, _ := strings.Cut(kv, "=")
+			for _, kv := range l.Pairs[1:] {
+				k, v := kv.Key, kv.Value
 				switch strings.ToLower(k) {
 				case "priorityjobfactor", "priority":
 					n, e := strconv.ParseUint(v, 10, 16)
@@ -222,11 +213,8 @@ func (c *Conf) parse(r io.Reader, file string) error {
 		if err != nil {
 			return bad(err.Error())
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s:%d: %v", file, line+1, err)
-	}
-	return nil
+		return nil
+	})
 }
 
 func weight(s string) (float64, error) {
@@ -247,50 +235,9 @@ func yesNo(s string) (bool, error) {
 	return false, fmt.Errorf("want YES or NO")
 }
 
-// minutes parses Slurm's time_str2mins formats (min, min:sec,
-// hr:min:sec, days-hr, days-hr:min, days-hr:min:sec; seconds round up to
-// a minute) and returns seconds.
-func minutes(s string) (float64, error) {
-	bad := fmt.Errorf("want minutes or [days-]hours:minutes[:seconds]")
-	days, rest := 0, s
-	hasDays := false
-	if d, r, ok := strings.Cut(s, "-"); ok {
-		n, err := strconv.Atoi(d)
-		if err != nil || n < 0 {
-			return 0, bad
-		}
-		days, rest, hasDays = n, r, true
-	}
-	parts := strings.Split(rest, ":")
-	nums := make([]int, len(parts))
-	for i, p := range parts {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 {
-			return 0, bad
-		}
-		nums[i] = n
-	}
-	var h, m, sec int
-	switch {
-	case hasDays && len(nums) == 1:
-		h = nums[0]
-	case hasDays && len(nums) == 2:
-		h, m = nums[0], nums[1]
-	case hasDays && len(nums) == 3, !hasDays && len(nums) == 3:
-		h, m, sec = nums[0], nums[1], nums[2]
-	case !hasDays && len(nums) == 1:
-		m = nums[0]
-	case !hasDays && len(nums) == 2:
-		m, sec = nums[0], nums[1]
-	default:
-		return 0, bad
-	}
-	mins := days*1440 + h*60 + m
-	if sec > 0 {
-		mins += (sec + 59) / 60
-	}
-	return float64(mins) * 60, nil
-}
+// minutes parses Slurm's time_str2mins formats (slurmlex.Minutes):
+// seconds round up to a minute; it returns seconds.
+func minutes(s string) (float64, error) { return slurmlex.Minutes(s) }
 
 // parse reads a SchedulerParameters value; options drsim does not model
 // are ignored.
