@@ -57,6 +57,9 @@ func (*EASY) Schedule(v *View) {
 	}
 	h := v.Job(head)
 	shadow, extra, extraW := shadowTime(v, h.Procs, h.Power)
+	if v.gresHead(head) { // GPUs on shared cores count per node: gres.go
+		shadow, extra, extraW = v.gresShadow(head, h.Power)
+	}
 	if !math.IsInf(shadow, 1) {
 		v.Reserve(head, shadow)
 	}
@@ -68,7 +71,7 @@ func (*EASY) Schedule(v *View) {
 		switch {
 		case v.Now+q.Est <= shadow:
 			v.Start(i)
-		case q.Procs <= extra && powerOK(q.Power, extraW):
+		case q.Procs <= extra && powerOK(q.Power, extraW) && v.gresKeeps(i):
 			v.Start(i)
 			extra -= q.Procs
 			extraW -= q.Power
