@@ -57,7 +57,7 @@ type partState struct {
 	changed bool
 	newFrom int
 	checked *checkedAlloc
-	done    PartStat     // finished jobs so far (PartStats)
+	done    PartStat      // finished jobs so far (PartStats)
 	gres    *cluster.Gres // a shared-core partition with GPUs that runs GPU jobs (gres.go); nil otherwise
 }
 
