@@ -3,6 +3,8 @@ package scheduler
 import (
 	"context"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -199,5 +201,57 @@ func TestGresCheckCatches(t *testing.T) {
 	a.nodes([]cluster.Range{{Lo: 4, Hi: 5}}, 1, 0)
 	if st := e.Stats(); st.NViolations != 2 || !strings.Contains(st.Violations[1], "the placement counts 3 free cores and 1 free GPUs, the ownership map 3 and 2") {
 		t.Errorf("free-count mismatch not caught: %v", st.Violations)
+	}
+}
+
+// Seeded random mixes of CPU and GPU jobs on a shared-core GPU partition
+// (3 nodes × 4 cores × 2 GPUs), estimates at or above the run times: the
+// online checks (per-node cores and GPUs, free counts, FCFS order, EASY's
+// head never starting after its first reservation, energy and GPU energy
+// balance) find nothing, and every job runs; also under the dr governor
+// with limits that slow and evict jobs (evictions release GPUs).
+func TestGresRandomChecked(t *testing.T) {
+	evictions := 0
+	for seed := uint64(1); seed <= 20; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 0))
+		var jobs []workloads.Job
+		at := 0.0
+		for id := int64(1); id <= 200; id++ {
+			at += float64(rng.IntN(20))
+			run := float64(1 + rng.IntN(100))
+			w := gj(id, at, run, int64(1+rng.IntN(8)), 0, 0)
+			if rng.IntN(2) == 0 {
+				w.GPUs, w.Nodes = int64(1+rng.IntN(4)), int64(rng.IntN(3))
+			}
+			w.Estimate = run * (1 + float64(rng.IntN(3)))
+			w.ReqTime = w.Estimate
+			jobs = append(jobs, w)
+		}
+		for _, pol := range []string{"fcfs", "easy", "easy-dr"} {
+			cfg := gresMachine(Config{Policy: pol, Check: true, Apps: []powercap.Table{{App: "a", Levels: []powercap.Level{{X: 1, Power: 30, Scale: 1}}}}, IdleW: 10})
+			if pol == "easy-dr" { // the dr governor under a limit that forces slowdowns and evictions
+				cfg.Policy, cfg.Apps, cfg.Governor = "easy", twoLevels, &DR{}
+				cfg.Limits = []LimitStep{{T: 300, W: 700}, {T: 900, W: math.Inf(1)}, {T: 1500, W: 500}, {T: 2000, W: math.Inf(1)}}
+			}
+			cfg.Procs = 12
+			cfg.Parts[0].Procs = 12
+			e, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := e.Run(context.Background(), &SliceSource{Jobs: jobs}); err != nil {
+				t.Fatal(err)
+			}
+			st := e.Stats()
+			if pol == "easy-dr" {
+				evictions += st.Evictions
+			}
+			if st.NViolations != 0 || st.Finished+st.Dropped != 200 || st.DroppedBy[dropGPUsShared] != 0 {
+				t.Fatalf("seed %d %s: finished %d dropped %v, violations %v", seed, pol, st.Finished, st.DroppedBy, st.Violations)
+			}
+		}
+	}
+	if evictions == 0 {
+		t.Errorf("the dr runs evicted no job: the limits do not exercise eviction")
 	}
 }
