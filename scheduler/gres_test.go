@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"drsim/cluster"
+	"drsim/internal/sharedtest"
 	"drsim/powercap"
 	"drsim/results"
 	"drsim/workloads"
@@ -253,5 +254,51 @@ func TestGresRandomChecked(t *testing.T) {
 	}
 	if evictions == 0 {
 		t.Errorf("the dr runs evicted no job: the limits do not exercise eviction")
+	}
+}
+
+// BenchmarkGres replays HPC2N (202,871 jobs, 240 processors) under EASY
+// with a power model: as one pool, as one shared-core partition of 120
+// nodes × 2 cores × 2 GPUs without GPU jobs (the placement's per-node
+// counts), and with every other job asking one GPU per 2 processors (the
+// per-node fit tests and EASY's GPU-head reservations).
+func BenchmarkGres(b *testing.B) {
+	defer WithoutTestChecks()() // time the engine users run
+	tr, err := workloads.LoadFile(sharedtest.Path(b, "traces/HPC2N-2002-2.2-cln.swf.gz"), workloads.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	gpuJobs := make([]workloads.Job, len(tr.Jobs))
+	for i, w := range tr.Jobs {
+		if w.ID%2 == 0 {
+			w.GPUs = (w.Procs + 1) / 2
+		}
+		gpuJobs[i] = w
+	}
+	apps := []powercap.Table{{App: "toy", Levels: []powercap.Level{{X: 1.2, Power: 80, Scale: 1.8}, {X: 2.7, Power: 200, Scale: 1}}}}
+	parts := []Part{{Name: "gpu", Procs: 240, Cores: 2, GPUs: 2, GPUBusyW: 100}}
+	for _, tc := range []struct {
+		name  string
+		parts []Part
+		jobs  []workloads.Job
+	}{{"pool", nil, tr.Jobs}, {"gres-nogpu", parts, tr.Jobs}, {"gres-gpu", parts, gpuJobs}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				cfg := Config{Procs: 240, Policy: "easy", Apps: apps, IdleW: 30, Parts: tc.parts}
+				if tc.parts != nil {
+					cfg.PartOf = func(*workloads.Job) int { return 0 }
+				}
+				e, err := New(cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := e.Run(context.Background(), &SliceSource{Jobs: tc.jobs}); err != nil {
+					b.Fatal(err)
+				}
+				sinkStats = *e.Stats()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(tc.jobs)), "ns/job")
+		})
 	}
 }
