@@ -13,6 +13,8 @@
 //   - nodes.go: Nodes, an Allocator wrapper keeping per-node occupancy and
 //     power states (idle, busy, off, booting) for node power saving.
 //   - topology.go: NodeTopology and the "topology" placement.
+//   - gres.go: Gres, the placement of shared-core partitions whose nodes
+//     have GPUs (cores and GPUs per node, as Slurm's cons_tres).
 //
 // Sub-package machine reads machine files (node types, partitions, Slurm
 // hostlists) and lays their nodes out on the processor index space.

@@ -51,6 +51,10 @@ type checkedAlloc struct {
 	// node has more GPUs allocated than it has.
 	p       *Part
 	gpuHeld []int // per node of the partition
+	// A shared-core partition with GPUs (gres.go): cores held per node,
+	// and the placement whose per-node free counts must match.
+	coreHeld []int
+	gres     *cluster.Gres
 }
 
 func newCheckedAlloc(e *Engine, a cluster.Allocator) *checkedAlloc {
@@ -62,6 +66,11 @@ func newCheckedAlloc(e *Engine, a cluster.Allocator) *checkedAlloc {
 func (c *checkedAlloc) part(p *Part, held []bool) {
 	c.p, c.held, c.lo, c.hi = p, held, int32(p.Lo), int32(p.Lo+p.Procs)
 	c.gpuHeld = make([]int, p.Procs/p.Cores)
+}
+
+// gresPart makes c also check partition g's cores and GPUs per node.
+func (c *checkedAlloc) gresPart(g *cluster.Gres) {
+	c.gres, c.coreHeld = g, make([]int, g.Nodes())
 }
 
 // partChecks checks one allocated (sign +1) or released (−1) range
@@ -91,11 +100,41 @@ func (c *checkedAlloc) partChecks(r cluster.Range, sign int) {
 func (c *checkedAlloc) Alloc(n int, dst []cluster.Range) ([]cluster.Range, bool) {
 	before := len(dst)
 	out, ok := c.Allocator.Alloc(n, dst)
-	if !ok {
-		return out, ok
+	if ok {
+		c.allocated(n, out[before:])
+		c.nodes(out[before:], 1, 0)
 	}
+	return out, ok
+}
+
+// AllocNodes checks a GPU job's allocation on a shared-core partition
+// (gres.go): its processors as Alloc does, k nodes of perNode cores each,
+// and per node cores and GPUs in use within the node's and matching the
+// placement's free counts.
+func (c *checkedAlloc) AllocNodes(k, perNode, gpus int, dst []cluster.Range) ([]cluster.Range, bool) {
+	before := len(dst)
+	out, ok := c.Allocator.(gresAlloc).AllocNodes(k, perNode, gpus, dst)
+	if ok {
+		c.allocated(k*perNode, out[before:])
+		if got := c.nodes(out[before:], 1, gpus); got != k {
+			c.e.violate("a job asking for %d nodes of %d cores and %d GPUs got processors on %d nodes", k, perNode, gpus, got)
+		}
+	}
+	return out, ok
+}
+
+// ReleaseNodes checks the release of a GPU job's processors and GPUs.
+func (c *checkedAlloc) ReleaseNodes(rs []cluster.Range, gpus int) {
+	c.released(rs)
+	c.Allocator.(gresAlloc).ReleaseNodes(rs, gpus)
+	c.counts()
+	c.nodes(rs, -1, gpus)
+}
+
+// allocated checks n processors just handed out as out.
+func (c *checkedAlloc) allocated(n int, out []cluster.Range) {
 	got := 0
-	for _, r := range out[before:] {
+	for _, r := range out {
 		if r.Lo < 0 || int(r.Hi) > len(c.held) || r.Lo >= r.Hi {
 			c.e.violate("allocator returned processors [%d,%d) on a %d-processor machine", r.Lo, r.Hi, len(c.held))
 			continue
@@ -118,10 +157,17 @@ func (c *checkedAlloc) Alloc(n int, dst []cluster.Range) ([]cluster.Range, bool)
 	}
 	c.busy += got
 	c.counts()
-	return out, ok
 }
 
 func (c *checkedAlloc) Release(rs []cluster.Range) {
+	c.released(rs)
+	c.Allocator.Release(rs)
+	c.counts()
+	c.nodes(rs, -1, 0)
+}
+
+// released checks processors rs about to be given back.
+func (c *checkedAlloc) released(rs []cluster.Range) {
 	for _, r := range rs {
 		if r.Lo < 0 || int(r.Hi) > len(c.held) {
 			c.e.violate("release of processors [%d,%d) on a %d-processor machine", r.Lo, r.Hi, len(c.held))
@@ -138,8 +184,49 @@ func (c *checkedAlloc) Release(rs []cluster.Range) {
 		}
 		c.busy -= int(r.Len())
 	}
-	c.Allocator.Release(rs)
-	c.counts()
+}
+
+// nodes updates, on a shared-core partition with GPUs, the cores and GPUs
+// held on each node that processors rs (a job's, allocated: sign +1, or
+// released: −1) touch, gpus GPUs per node, and checks each such node: in
+// use within what the node has, and the placement's free counts equal to
+// the node's less what is held. It returns the number of nodes touched.
+func (c *checkedAlloc) nodes(rs []cluster.Range, sign, gpus int) int {
+	if c.gres == nil {
+		return 0
+	}
+	cores, gpn := c.gres.PerNode()
+	lo := int(c.lo)
+	touched := 0
+	each := func(f func(n, k int)) { // node n, k of its processors in rs; a node's chunks are consecutive
+		for _, r := range rs {
+			for p := int(r.Lo) - lo; p < int(r.Hi)-lo; {
+				n := p / cores
+				hi := min(int(r.Hi)-lo, (n+1)*cores)
+				f(n, hi-p)
+				p = hi
+			}
+		}
+	}
+	last := -1
+	each(func(n, k int) {
+		c.coreHeld[n] += sign * k
+		if n != last {
+			c.gpuHeld[n] += sign * gpus
+			last = n
+			touched++
+		}
+	})
+	each(func(n, _ int) {
+		fc, fg := c.gres.NodeFree(n)
+		switch {
+		case c.coreHeld[n] > cores || c.coreHeld[n] < 0 || c.gpuHeld[n] > gpn || c.gpuHeld[n] < 0:
+			c.e.violate("node %d of partition %q has %d cores and %d GPUs in use; it has %d and %d", n, c.p.Name, c.coreHeld[n], c.gpuHeld[n], cores, gpn)
+		case fc != cores-c.coreHeld[n] || fg != gpn-c.gpuHeld[n]:
+			c.e.violate("node %d of partition %q: the placement counts %d free cores and %d free GPUs, the ownership map %d and %d", n, c.p.Name, fc, fg, cores-c.coreHeld[n], gpn-c.gpuHeld[n])
+		}
+	})
+	return touched
 }
 
 // counts checks the allocator's own free count against the ownership map.

@@ -38,6 +38,9 @@
 //   - network.go: the Network hook (communication time that depends on
 //     placement and contention); nodepower.go: node power states (suspend
 //     and resume, like Slurm's power saving).
+//   - partition.go: partitions of a machine file; gres.go: GPU jobs on
+//     shared-core partitions (cores and GPUs per node, EASY's GPU head);
+//     gpu.go: per-device GPU power; check.go: the --check state.
 //
 // Sub-packages: sim runs one experiment from a Spec (and compare), sweep
 // runs many (resumable, shardable, byte-identical merges).

@@ -15,7 +15,9 @@ import "math"
 //     than the extra processors; a backfilled job that outlasts the shadow
 //     uses up extra processors.
 //
-// Only the head is reserved, and there is no depth limit.
+// Only the head is reserved, and there is no depth limit. On a shared-core
+// partition with GPUs a head that needs GPUs is reserved, and jobs are
+// backfilled past it, over its nodes' free cores and GPUs (gres.go).
 //
 // Under a power-aware governor with a limit in force a job also needs power
 // headroom to start (View.Fits: the running jobs' power, the idle
@@ -56,7 +58,13 @@ func (*EASY) Schedule(v *View) {
 		from = head + 1
 	}
 	h := v.Job(head)
-	shadow, extra, extraW := shadowTime(v, h.Procs, h.Power)
+	var shadow, extraW float64
+	var extra int
+	if v.gresHead(head) { // GPUs on shared cores count per node: gres.go
+		shadow, extra, extraW = v.gresShadow(head, h.Power)
+	} else {
+		shadow, extra, extraW = shadowTime(v, h.Procs, h.Power)
+	}
 	if !math.IsInf(shadow, 1) {
 		v.Reserve(head, shadow)
 	}
@@ -68,7 +76,7 @@ func (*EASY) Schedule(v *View) {
 		switch {
 		case v.Now+q.Est <= shadow:
 			v.Start(i)
-		case q.Procs <= extra && powerOK(q.Power, extraW):
+		case q.Procs <= extra && powerOK(q.Power, extraW) && v.gresKeeps(i):
 			v.Start(i)
 			extra -= q.Procs
 			extraW -= q.Power

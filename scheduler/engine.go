@@ -174,6 +174,9 @@ type job struct {
 	// idle, and their sum, which its power carries on top of procs × level.
 	part                   int32
 	idleAdjW, gpuW, extraW float64
+	// A GPU job on a shared-core partition (gres.go): its nodes, and the
+	// cores and GPUs it holds on each; gresNodes 0 for every other job.
+	gresNodes, gresCores, gresGPUs int32
 	// GPUs (gpu.go): the draw of its GPUs now, their energy in the
 	// current run and in evicted runs; gpuMod: its levels carry GPU power.
 	gpuPow, gpuJ, gpuWasted float64

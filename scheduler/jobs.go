@@ -43,10 +43,10 @@ func (e *Engine) submit(w *workloads.Job) {
 		e.stats.DroppedBy[r]++
 		return
 	}
-	procs, part, gpus := int(w.Procs), 0, 0
+	procs, part, gpus, nodes := int(w.Procs), 0, 0, 0
 	if e.parts != nil {
 		var r int
-		if part, procs, gpus, r = e.route(w); r >= 0 {
+		if part, procs, gpus, nodes, r = e.route(w); r >= 0 {
 			e.stats.Dropped++
 			e.stats.DroppedBy[r]++
 			return
@@ -73,7 +73,7 @@ func (e *Engine) submit(w *workloads.Job) {
 		fixed: -1, ratio: 1, slow: 1, pf: 1,
 	}
 	if e.parts != nil {
-		e.placeInPart(j, part, gpus)
+		e.placeInPart(j, part, gpus, nodes)
 	}
 	if e.cfg.Overrun == OverrunKill && w.ReqTime > 0 && w.Run > w.ReqTime {
 		j.run, j.killed = w.ReqTime, true
@@ -204,7 +204,11 @@ func (e *Engine) start(slot int32, now float64) float64 {
 		e.applyDrift(now) // variability.go
 	}
 	var ok bool
-	j.alloc, ok = e.alloc.Alloc(j.procs, j.alloc[:0])
+	if j.gresNodes > 0 {
+		j.alloc, ok = e.allocGres(j) // gres.go
+	} else {
+		j.alloc, ok = e.alloc.Alloc(j.procs, j.alloc[:0])
+	}
 	if !ok {
 		panic("scheduler: allocator refused a job the view said fits")
 	}
@@ -291,7 +295,7 @@ func (e *Engine) finish(slot int32) error {
 	if e.parts != nil {
 		e.partMeter(j, -j.power, -j.procs)
 	}
-	e.alloc.Release(j.alloc)
+	e.release(j) // gres.go
 	e.removeRunning(slot)
 	if e.cfg.Network != nil {
 		e.cfg.Network.Finished(slot)
@@ -388,7 +392,7 @@ func (e *Engine) evict(slot int32) {
 	if e.parts != nil {
 		e.partMeter(j, -j.power, -j.procs)
 	}
-	e.alloc.Release(j.alloc)
+	e.release(j) // gres.go
 	e.removeRunning(slot)
 	if e.cfg.Network != nil {
 		e.cfg.Network.Finished(slot)

@@ -57,7 +57,8 @@ type partState struct {
 	changed bool
 	newFrom int
 	checked *checkedAlloc
-	done    PartStat // finished jobs so far (PartStats)
+	done    PartStat      // finished jobs so far (PartStats)
+	gres    *cluster.Gres // a shared-core partition with GPUs that runs GPU jobs (gres.go); nil otherwise
 }
 
 // PartStat sums a partition's finished jobs.
@@ -134,13 +135,21 @@ func (e *Engine) initParts() error {
 		if err != nil {
 			return err
 		}
-		s := partState{Part: p, alloc: &partAlloc{inner: inner, lo: int32(p.Lo), unit: int32(unit)}, changed: true}
+		s := partState{Part: p, changed: true}
 		if s.policy, err = Policies.New(defaultStr(c.Policy, "easy")); err != nil {
 			return err
 		}
+		if gresRuns(&p, defaultStr(c.Placement, "contiguous"), s.policy.Name()) { // gres.go
+			s.gres = cluster.NewGres(p.Procs, p.Cores, p.GPUs)
+			inner = s.gres
+		}
+		s.alloc = &partAlloc{inner: inner, lo: int32(p.Lo), unit: int32(unit)}
 		if e.cfg.Check {
 			s.checked = newCheckedAlloc(e, s.alloc)
 			s.checked.part(&s.Part, e.held())
+			if s.gres != nil {
+				s.checked.gresPart(s.gres)
+			}
 			s.alloc = s.checked
 		}
 		e.parts = append(e.parts, s)
@@ -257,23 +266,30 @@ func (e *Engine) passParts() {
 	}
 }
 
-// route decides job w's partition and its size there in processors, or
-// returns a drop reason (≥ 0).
-func (e *Engine) route(w *workloads.Job) (part, procs, gpus, reason int) {
+// route decides job w's partition and its size there in processors and
+// GPUs (and, for a GPU job on a shared-core partition, its nodes: gres.go),
+// or returns a drop reason (≥ 0).
+func (e *Engine) route(w *workloads.Job) (part, procs, gpus, nodes, reason int) {
 	p := e.cfg.PartOf(w)
 	if p < 0 || p >= len(e.parts)-1 {
-		return 0, 0, 0, dropNoPartition
+		return 0, 0, 0, 0, dropNoPartition
 	}
 	s := &e.parts[p].Part
 	if s.MaxTime > 0 && w.ReqTime > s.MaxTime {
-		return 0, 0, 0, dropPartitionTime
+		return 0, 0, 0, 0, dropPartitionTime
 	}
 	procs, gpus = int(w.Procs), int(max(w.GPUs, 0))
 	switch {
 	case gpus > 0 && s.GPUs == 0:
-		return 0, 0, 0, dropNoGPUs
+		return 0, 0, 0, 0, dropNoGPUs
+	case gpus > 0 && !s.Exclusive && e.parts[p].gres == nil:
+		return 0, 0, 0, 0, dropGPUsShared
 	case gpus > 0 && !s.Exclusive:
-		return 0, 0, 0, dropGPUsShared
+		nodes, per, gpn := gresSplit(int(w.Nodes), procs, gpus, s.Cores, s.GPUs) // gres.go
+		if nodes > s.Procs/s.Cores {
+			return 0, 0, 0, 0, dropPartitionSize
+		}
+		return p, nodes * per, nodes * gpn, nodes, -1
 	case s.Exclusive:
 		nodes := max(int(w.Nodes), ceilDiv(procs, s.Cores))
 		if s.GPUs > 0 {
@@ -282,18 +298,22 @@ func (e *Engine) route(w *workloads.Job) (part, procs, gpus, reason int) {
 		procs = nodes * s.Cores
 	}
 	if procs > s.Procs {
-		return 0, 0, 0, dropPartitionSize
+		return 0, 0, 0, 0, dropPartitionSize
 	}
-	return p, procs, gpus, -1
+	return p, procs, gpus, 0, -1
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 // placeInPart fills the partition fields of a job just admitted to
-// partition p with procs processors and gpus busy GPUs.
-func (e *Engine) placeInPart(j *job, p, gpus int) {
+// partition p with procs processors and gpus busy GPUs (on nodes nodes, a
+// GPU job on a shared-core partition; 0 otherwise).
+func (e *Engine) placeInPart(j *job, p, gpus, nodes int) {
 	s := &e.parts[p].Part
 	j.part = int32(p)
+	if nodes > 0 {
+		j.gresNodes, j.gresCores, j.gresGPUs = int32(nodes), int32(j.procs/nodes), int32(gpus/nodes)
+	}
 	if s.IdleW > 0 {
 		j.idleAdjW = float64(j.procs) * (s.IdleW - e.cfg.IdleW)
 	}

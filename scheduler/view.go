@@ -40,12 +40,14 @@ type View struct {
 	// backfill is set once the policy reserved a job in this pass: later
 	// starts are backfill decisions (the multifactor --check, priority.go).
 	backfill bool
+	gres     gresState // EASY's nodes at the shadow time of a GPU head on shared cores (gres.go)
 }
 
 func (v *View) reset(e *Engine) {
 	v.e, v.Now, v.Total = e, e.now, e.total
 	v.pass++
 	v.backfill = false
+	v.gres.on = false
 	if n := len(e.wq.slots); cap(v.q) < n {
 		v.q = make([]QueuedJob, n, 2*n)
 		v.stamp = make([]uint32, n, 2*n)
@@ -133,12 +135,18 @@ func (v *View) RunningJob(i int) RunningJob {
 }
 
 // Fits reports whether Job(i) can start now: not started yet, enough free
-// processors and, under a power-aware governor, power headroom under the
-// limit in force.
+// processors (for a GPU job on a shared-core partition, enough nodes with
+// its cores and GPUs free: gres.go) and, under a power-aware governor,
+// power headroom under the limit in force.
 func (v *View) Fits(i int) bool {
 	q := v.Job(i)
 	if q.started || q.Procs > v.Free() {
 		return false
+	}
+	if e := v.e; e.parts != nil {
+		if j := &e.jobs[q.Slot]; j.gresNodes > 0 && !e.gresFits(j) {
+			return false
+		}
 	}
 	return v.PowerFits(q.Power)
 }

@@ -366,10 +366,10 @@ func claim(p *Partition, k, i int, owner []int, nodes []Node, m *Machine) string
 		if o == i {
 			return fmt.Sprintf("node %s is listed twice", nodes[k].Name)
 		}
-		return fmt.Sprintf("node %s is also in partition %q (partitions may not overlap in this version)", nodes[k].Name, m.Partitions[o].Name)
+		return fmt.Sprintf("node %s is also in partition %q (partitions may not overlap in this version: list each node in one partition, see docs/machine.md)", nodes[k].Name, m.Partitions[o].Name)
 	}
 	if p.Type >= 0 && nodes[k].Type != p.Type {
-		return fmt.Sprintf("node %s is a %s node but the partition already has %s nodes (one node type per partition in this version)",
+		return fmt.Sprintf("node %s is a %s node but the partition already has %s nodes (one node type per partition in this version: make one partition per node type, see docs/machine.md)",
 			nodes[k].Name, m.Types[nodes[k].Type].Name, m.Types[p.Type].Name)
 	}
 	p.Type = nodes[k].Type

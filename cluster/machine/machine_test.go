@@ -154,7 +154,7 @@ func TestErrors(t *testing.T) {
 			if c.name == "overlap" {
 				// cpu takes c1..c3 by type and count; a later partition naming c2 overlaps.
 				src = twoParts + "\n[[partition]]\nname = \"debug\"\nnodes = \"c[2-4]\"\n"
-				c.want = `two.toml:33: partition "debug": key "nodes": node c2 is also in partition "cpu" (partitions may not overlap in this version)`
+				c.want = `two.toml:33: partition "debug": key "nodes": node c2 is also in partition "cpu" (partitions may not overlap in this version: list each node in one partition, see docs/machine.md)`
 			}
 			_, err := Parse("two.toml", []byte(src))
 			if err == nil || !strings.HasPrefix(err.Error(), c.want) {

@@ -200,10 +200,13 @@ func useGPUs(cfg *scheduler.Config, d Spec, m *machine.Machine, src scheduler.So
 			names, tables = append(names, tab.App), append(tables, tab)
 		}
 	}
-	cpuOf, partOf := cfg.AppOf, cfg.PartOf
+	cpuOf, partOf, parts := cfg.AppOf, cfg.PartOf, cfg.Parts
 	cfg.AppOf = func(w *workloads.Job) int {
 		if w.GPUs > 0 {
-			if p := partOf(w); p >= 0 && p < len(base) && base[p] >= 0 {
+			// A pair level is a job on whole nodes; on shared cores a GPU
+			// job runs its CPU application and its GPUs draw
+			// Part.GPUBusyW each (scheduler/gres.go).
+			if p := partOf(w); p >= 0 && p < len(base) && base[p] >= 0 && parts[p].Exclusive {
 				return base[p] + am.App(w)
 			}
 		}
