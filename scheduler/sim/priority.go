@@ -51,7 +51,7 @@ func usePriority(cfg *scheduler.Config, d Spec, tr *workloads.Trace, mach *machi
 		return fmt.Errorf("%s: PriorityType is %s; --priority multifactor replays priority/multifactor", c.File, c.PriorityType)
 	}
 	useSched(cfg, d, &conf)
-	p := &scheduler.Priority{
+	p := &scheduler.Priority{EndUsage: conf.EnforceLimits,
 		WeightAge: conf.WeightAge, WeightFairshare: conf.WeightFairshare, WeightJobSize: conf.WeightJobSize,
 		WeightPartition: conf.WeightPartition, WeightQOS: conf.WeightQOS,
 		MaxAge: conf.MaxAge, HalfLife: conf.DecayHalfLife, CalcPeriod: conf.CalcPeriod, FavorSmall: conf.FavorSmall,
