@@ -2,7 +2,6 @@ package scheduler
 
 import (
 	"math"
-	"slices"
 )
 
 // SlurmSched are the SchedulerParameters of Slurm's sched/backfill that
@@ -148,42 +147,72 @@ func (p *SlurmBackfill) backfill(v *View, ps *SlurmSched) {
 	most := pl.most()
 	for i := v.Next(0, most); i >= 0 && tested < ps.BfMaxJobTest; i = v.Next(i+1, most) {
 		tested++
-		q := v.Job(i)
-		dur := up(q.Est)
+		procs, est := bfJob(v, i)
+		dur := up(est)
 		var t float64
 		if ps.BfPartCountResv > 0 && reserved >= ps.BfPartCountResv {
 			// No reservation left: only whether it starts now matters.
 			t = math.Inf(1)
-			if pl.fitsNow(q.Procs, dur) {
+			if pl.fitsNow(procs, dur) {
 				t = now
 			}
 		} else {
-			t = pl.earliest(q.Procs, dur)
+			t = pl.earliest(procs, dur)
 		}
 		switch {
 		case t == now && v.Fits(i):
 			v.Start(i)
-			pl.take(now, now+dur, q.Procs)
+			pl.take(now, now+dur, procs)
 		case t >= horizon:
 			// Beyond the window: neither started nor reserved.
 		case ps.BfPartCountResv == 0 || reserved < ps.BfPartCountResv:
 			reserved++
 			v.Reserve(i, t)
-			pl.take(t, t+dur, q.Procs)
+			pl.take(t, t+dur, procs)
 		}
 	}
 }
 
+// bfJob returns waiting job i's processors and estimate (View.Job's Procs
+// and Est), from the queue's own arrays when they hold exactly that (no
+// node power, and a start level known in advance: Engine.estLow), which
+// spares a pass that tests hundreds of jobs a visit to each job's record.
+func bfJob(v *View, i int) (procs int, est float64) {
+	e := v.e
+	if e.np == nil && (!e.hasPower || e.govKind != govOther) {
+		return int(e.wq.procs[i]), e.wq.est[i]
+	}
+	q := v.Job(i)
+	return q.Procs, q.Est
+}
+
 // bfPlan is a step function of free processors over time: free[k]
 // processors from at[k] until at[k+1] (the last step lasts for ever).
+//
+// Within a pass the plan only loses processors (takes), so an earliest
+// start found for (procs, dur) is a lower bound of the earliest start of
+// any later query needing at least as many processors for at least as
+// long; seen keeps a few such answers to start later scans from.
 type bfPlan struct {
-	at   []float64
-	free []int
-	end  float64 // the window's end: takes stop there (+Inf: no window)
+	at        []float64
+	free      []int
+	end       float64 // the window's end: takes stop there (+Inf: no window)
+	seen      [bfSeen]bfAnswer
+	nseen, rr int
 }
+
+// bfAnswer is one earliest answer of the current pass.
+type bfAnswer struct {
+	procs int
+	dur   float64
+	t     float64
+}
+
+const bfSeen = 8
 
 func (pl *bfPlan) reset(now float64, free int) {
 	pl.at, pl.free, pl.end = append(pl.at[:0], now), append(pl.free[:0], free), math.Inf(1)
+	pl.nseen, pl.rr = 0, 0
 }
 
 // release adds procs from t on; t is never before the last step (running
@@ -201,8 +230,33 @@ func (pl *bfPlan) release(t float64, procs int) {
 // earliest returns the first step start from which procs processors stay
 // free for dur seconds (+Inf if never).
 func (pl *bfPlan) earliest(procs int, dur float64) float64 {
+	lb := pl.at[0]
+	for _, a := range pl.seen[:pl.nseen] {
+		if a.procs <= procs && a.dur <= dur && a.t > lb {
+			lb = a.t
+		}
+	}
+	if math.IsInf(lb, 1) {
+		return lb
+	}
+	t := pl.scan(procs, dur, lb)
+	if pl.nseen < bfSeen {
+		pl.nseen++
+	}
+	pl.seen[pl.rr] = bfAnswer{procs, dur, t}
+	pl.rr = (pl.rr + 1) % bfSeen
+	return t
+}
+
+// scan returns the first step start at or after from (a step start) from
+// which procs processors stay free for dur seconds (+Inf if never).
+func (pl *bfPlan) scan(procs int, dur float64, from float64) float64 {
 	n := len(pl.at)
-	for k := 0; k < n; k++ {
+	k0 := 0
+	if from > pl.at[0] {
+		k0 = pl.search(from)
+	}
+	for k := k0; k < n; k++ {
 		if pl.free[k] < procs {
 			continue
 		}
@@ -256,7 +310,7 @@ func (pl *bfPlan) take(from, to float64, procs int) {
 
 // split makes t a step boundary and returns its index.
 func (pl *bfPlan) split(t float64) int {
-	k, _ := slices.BinarySearch(pl.at, t) // first step at or after t
+	k := pl.search(t) // first step at or after t
 	if k < len(pl.at) && pl.at[k] == t {
 		return k
 	}
@@ -267,4 +321,20 @@ func (pl *bfPlan) split(t float64) int {
 	copy(pl.free[k+1:], pl.free[k:])
 	pl.at[k], pl.free[k] = t, pl.free[k-1]
 	return k
+}
+
+// search returns the index of the first step starting at or after t
+// (slices.BinarySearch without its NaN-aware comparisons: no NaN reaches a
+// plan).
+func (pl *bfPlan) search(t float64) int {
+	lo, hi := 0, len(pl.at)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if pl.at[m] < t {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }

@@ -1,6 +1,8 @@
 package scheduler
 
 import (
+	"math"
+	"math/rand/v2"
 	"testing"
 
 	"drsim/workloads"
@@ -109,5 +111,38 @@ func TestSlurmBackfillBatchDelay(t *testing.T) {
 	got := simulate(t, Config{Procs: 8, Policy: "slurm-backfill", SlurmSched: &ps}, jobs...).starts()
 	if want := "1:3-53 2:3-53 3:10-60 4:13-63"; got != want {
 		t.Fatalf("%s, want %s", got, want)
+	}
+}
+
+// earliest starts its scan from the answers it gave earlier in the pass
+// (bfPlan.seen); that must never change an answer. Random plans of up to
+// 64 processors, each with 40 queries and a take after each: every answer
+// equals a scan of the whole plan.
+func TestBfPlanEarliestFromSeen(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 0))
+	var pl bfPlan
+	for trial := range 300 {
+		pl.reset(0, rng.IntN(65))
+		ends := 1 + rng.IntN(20)
+		t0 := 0.0
+		for range ends {
+			t0 += float64(1 + rng.IntN(50))
+			pl.release(t0, rng.IntN(8))
+		}
+		pl.end = math.Inf(1)
+		if trial%2 == 1 {
+			pl.end = t0 / 2
+		}
+		for q := range 40 {
+			procs, dur := 1+rng.IntN(64), float64(1+rng.IntN(200))
+			want := pl.scan(procs, dur, pl.at[0])
+			got := pl.earliest(procs, dur)
+			if got != want {
+				t.Fatalf("trial %d query %d: earliest(%d, %v) = %v, want %v (plan %v %v)", trial, q, procs, dur, got, want, pl.at, pl.free)
+			}
+			if !math.IsInf(got, 1) && rng.IntN(2) == 0 {
+				pl.take(got, got+dur, procs)
+			}
+		}
 	}
 }
