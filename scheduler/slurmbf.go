@@ -256,20 +256,20 @@ func (pl *bfPlan) scan(procs int, dur float64, from float64) float64 {
 	if from > pl.at[0] {
 		k0 = pl.search(from)
 	}
+	at, free := pl.at[:n], pl.free[:n]
 	for k := k0; k < n; k++ {
-		if pl.free[k] < procs {
+		if free[k] < procs {
 			continue
 		}
-		t, ok := pl.at[k], true
-		for m := k + 1; m < n && pl.at[m] < t+dur; m++ {
-			if pl.free[m] < procs {
-				ok, k = false, m // no start before step m can work
-				break
-			}
+		t := at[k]
+		end, m := t+dur, k+1
+		for m < n && at[m] < end && free[m] >= procs {
+			m++
 		}
-		if ok {
+		if m == n || at[m] >= end {
 			return t
 		}
+		k = m // free[m] < procs: no start before step m can work
 	}
 	return math.Inf(1)
 }
@@ -301,11 +301,18 @@ func (pl *bfPlan) most() int {
 
 // take removes procs over [from, to).
 func (pl *bfPlan) take(from, to float64, procs int) {
-	lo := pl.split(from)
-	hi := pl.split(max(min(to, pl.end), from)) // nothing is planned past the window's end
-	for k := lo; k < hi; k++ {
-		pl.free[k] -= procs
+	to = max(min(to, pl.end), from) // nothing is planned past the window's end
+	k := pl.split(from)
+	at, free := pl.at, pl.free[:len(pl.at)]
+	for ; k < len(at) && at[k] < to; k++ {
+		free[k] -= procs
 	}
+	if k < len(at) && at[k] == to || to == from {
+		return
+	}
+	// to falls inside step k-1: a new step at to keeps that step's level
+	// from before the take.
+	pl.insert(k, to, free[k-1]+procs)
 }
 
 // split makes t a step boundary and returns its index.
@@ -315,12 +322,17 @@ func (pl *bfPlan) split(t float64) int {
 		return k
 	}
 	// k-1 is the step holding t: copy its level into a new step at t.
+	pl.insert(k, t, pl.free[k-1])
+	return k
+}
+
+// insert makes a step at index k starting at t with free processors.
+func (pl *bfPlan) insert(k int, t float64, free int) {
 	pl.at = append(pl.at, 0)
 	pl.free = append(pl.free, 0)
 	copy(pl.at[k+1:], pl.at[k:])
 	copy(pl.free[k+1:], pl.free[k:])
-	pl.at[k], pl.free[k] = t, pl.free[k-1]
-	return k
+	pl.at[k], pl.free[k] = t, free
 }
 
 // search returns the index of the first step starting at or after t
