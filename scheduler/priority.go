@@ -18,8 +18,9 @@ import (
 //
 //   - age = min(now − submit, MaxAge) / MaxAge (1 once a job is older than
 //     MaxAge; with MaxAge 0, 1 as soon as it has waited at all);
-//   - size = (nodes/N + procs/P)/2 for a job of procs processors on nodes
-//     nodes on a machine of P processors on N nodes, or
+//   - size = (nodes/N + procs/P)/2 for a job of procs processors asking
+//     for nodes nodes (Job.ReqNodes, else Job.Nodes, else procs over the
+//     processors per node) on a machine of P processors on N nodes, or
 //     ((N−nodes)/N + (P−procs)/P)/2 with FavorSmall;
 //   - part and qos are the job's partition PriorityJobFactor and its QOS
 //     priority, each divided by the largest one configured;
@@ -157,7 +158,12 @@ func (e *Engine) prioAdmit(j *job, w *workloads.Job) {
 		a = p.AssocOf(w)
 	}
 	j.pr.assoc = int32(a)
-	nodes := float64(w.Nodes)
+	// Slurm's job-size factor counts the nodes asked for (min_nodes: 1
+	// for a job submitted with -n alone), not those allocated.
+	nodes := float64(w.ReqNodes)
+	if nodes <= 0 {
+		nodes = float64(w.Nodes)
+	}
 	if nodes <= 0 {
 		nodes = math.Ceil(float64(j.procs) / float64(max(e.cfg.ProcsPerNode, 1)))
 	}

@@ -229,3 +229,36 @@ func TestAccountUsageFromLastRecompute(t *testing.T) {
 		t.Errorf("job 2's priority at 100 and 200: %v, want [1000 250]", prio2)
 	}
 }
+
+// The job-size factor counts the nodes a job asked for (Slurm's
+// min_nodes, sacct ReqTRES node=), not those it was given: on 6 nodes of
+// 4 processors (24), an 8-processor job that asked for 1 node and ran on
+// 2 has size (1/6 + 8/24)/2 = .25, priority 500·.25 = 125 (what sprio
+// showed for such a job in the real Slurm run of priority-check.sh);
+// counted by its 2 allocated nodes it would be (2/6 + 8/24)/2 → 166.
+func TestSizeFactorRequestedNodes(t *testing.T) {
+	for _, tc := range []struct {
+		req, nodes int64
+		want       float64
+	}{{1, 2, 125}, {0, 2, 166}} {
+		p := &Priority{CalcPeriod: 1000, WeightJobSize: 500, Nodes: 6, Tree: oneUserTree()}
+		e, err := New(Config{Procs: 24, ProcsPerNode: 4, Policy: "fcfs", Order: "multifactor", Priority: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := j(2, 1, 10, 8, 60)
+		w.ReqNodes, w.Nodes = tc.req, tc.nodes
+		if err := e.Run(context.Background(), &SliceSource{Jobs: []workloads.Job{j(1, 0, 100, 24, 100), w}}); err != nil {
+			t.Fatal(err)
+		}
+		got := -1.0 // job 2's priority from its submit (no recompute before its start at 100)
+		for k := range e.jobs {
+			if e.jobs[k].id == 2 {
+				got = e.jobs[k].pr.prio
+			}
+		}
+		if got != tc.want {
+			t.Errorf("ReqNodes %d, Nodes %d: priority %v, want %v", tc.req, tc.nodes, got, tc.want)
+		}
+	}
+}
