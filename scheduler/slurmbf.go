@@ -14,9 +14,10 @@ type SlurmSched struct {
 	BfResolution    float64 // s; the plan's times round up to it (bf_resolution; default 60)
 	BfPartCountResv int     // reservations per partition and pass (bf_job_part_count_reserve; 0 = every tested job)
 	BatchDelay      float64 // s; submits run the main scheduler at most once per this (batch_sched_delay; default 3)
+	SchedInterval   float64 // s between full main-scheduler runs (sched_interval; 0 = 60, Slurm's default)
 }
 
-var defaultSlurmSched = SlurmSched{BfInterval: 30, BfMaxJobTest: 500, BfWindow: 86400, BfResolution: 60, BatchDelay: 3}
+var defaultSlurmSched = SlurmSched{BfInterval: 30, BfMaxJobTest: 500, BfWindow: 86400, BfResolution: 60, BatchDelay: 3, SchedInterval: 60}
 
 // SlurmBackfill schedules the way Slurm's sched/backfill does, in two
 // parts:
@@ -53,10 +54,30 @@ type SlurmBackfill struct {
 
 // slurmMain is the main scheduler's timing, shared by the partitions'
 // policy instances as Slurm's one main scheduler covers every partition.
+//
+// slurmctld's background thread wakes once a second; on a wake-up at
+// whole second s it runs the main scheduler over the whole queue if
+// sched_interval has passed since its last full run, or else, if a job was
+// submitted since its last run, once batch_sched_delay has passed since
+// its last run (a run on a job's end does not count: that one is called
+// directly from the end's RPC and runs at once). Here the wake-ups are the
+// whole seconds from the run's first instant t0, which counts as a full
+// run (slurmctld has just started), so full runs fall on t0 + k·SI.
 type slurmMain struct {
-	last float64 // when it last ran
-	at   float64 // when submits deferred by BatchDelay run it (0: none)
-	seen bool    // it has run before
+	t0      float64 // the run's first instant
+	lastSub float64 // the last run for submits
+	pending bool    // a job was submitted since the last run on a wake-up
+	seen    bool    // t0 is set
+	// The decision of instant at (run), made on the first partition's pass
+	// and kept for the others, and the engine's counts it was made from.
+	at                  float64
+	run                 bool
+	submitted, finished int
+}
+
+// lastFull returns the last full run at or before now.
+func (m *slurmMain) lastFull(now, si float64) float64 {
+	return m.t0 + math.Floor((now-m.t0)/si)*si
 }
 
 var _ Policy = (*SlurmBackfill)(nil)
@@ -71,30 +92,8 @@ func (p *SlurmBackfill) Schedule(v *View) {
 	if v.Changed() || v.NewFrom() < len(v.e.wq.slots) {
 		p.pending = true
 	}
-	// The main scheduler: at once after an end; after submits alone at
-	// most once per batch_sched_delay (Slurm's schedule_job_test).
-	i := v.Next(0, v.Total)
-	m := &v.e.slurmMain
-	// The engine's first pass counts as changed; Slurm has just run its
-	// main scheduler at start-up then, so the first submits wait too.
-	run := v.Changed() && m.seen || m.at > 0 && v.Now >= m.at
-	if !m.seen {
-		m.seen, m.last = true, v.Now
-	}
-	if !run && i >= 0 && i >= v.NewFrom() {
-		if v.Now-m.last >= ps.BatchDelay {
-			run = true
-		} else if m.at == 0 {
-			m.at = m.last + ps.BatchDelay
-			v.WakeAt(m.at)
-		}
-	}
-	if run {
-		m.last = v.Now
-		if m.at <= v.Now {
-			m.at = 0
-		}
-		for ; i >= 0 && v.Fits(i); i = v.Next(i+1, v.Total) {
+	if p.mainScheduler(v, ps) {
+		for i := v.Next(0, v.Total); i >= 0 && v.Fits(i); i = v.Next(i+1, v.Total) {
 			v.Start(i)
 			p.pending = true
 		}
@@ -102,6 +101,8 @@ func (p *SlurmBackfill) Schedule(v *View) {
 	if v.Next(0, v.Total) < 0 {
 		return
 	}
+	m, si := &v.e.slurmMain, mainInterval(ps)
+	v.WakeAt(m.lastFull(v.Now, si) + si) // the next full run, while jobs wait
 	tick := math.Floor(v.Now/ps.BfInterval) * ps.BfInterval
 	if tick == v.Now && tick != p.lastPass && p.pending {
 		p.lastPass, p.pending = tick, false
@@ -110,6 +111,68 @@ func (p *SlurmBackfill) Schedule(v *View) {
 	if v.Next(0, v.Total) >= 0 {
 		v.WakeAt((math.Floor(v.Now/ps.BfInterval) + 1) * ps.BfInterval)
 	}
+}
+
+func mainInterval(ps *SlurmSched) float64 {
+	if ps.SchedInterval > 0 {
+		return ps.SchedInterval
+	}
+	return 60
+}
+
+// mainScheduler reports whether the main scheduler runs now (slurmMain):
+// at once after an end, on a whole-second wake-up every sched_interval,
+// and on the first wake-up batch_sched_delay after its last wake-up run
+// when jobs were submitted since; it arms the wake-up a deferred submit
+// needs.
+func (p *SlurmBackfill) mainScheduler(v *View, ps *SlurmSched) bool {
+	m, st := &v.e.slurmMain, &v.e.stats
+	now, si := v.Now, mainInterval(ps)
+	if m.seen && now == m.at {
+		p.armSubmit(v, ps)
+		return m.run
+	}
+	ended := st.Finished != m.finished || st.Evictions > 0 && v.Changed()
+	if st.Submitted != m.submitted {
+		m.pending = true
+	}
+	m.at, m.submitted, m.finished = now, st.Submitted, st.Finished
+	if !m.seen {
+		// The engine's first pass: Slurm has just run its main scheduler
+		// at start-up (a full run before the first submit), so the first
+		// submits wait for batch_sched_delay too.
+		m.seen, m.t0, m.lastSub = true, now, now
+	}
+	run := ended
+	if off := now - m.t0; off == math.Floor(off) { // a wake-up of slurmctld's background thread
+		full := m.lastFull(now, si)
+		switch {
+		case full == now && now > m.t0:
+			run, m.pending = true, false
+		case m.pending && now-max(m.lastSub, full) >= ps.BatchDelay:
+			run, m.pending, m.lastSub = true, false, now
+		}
+	}
+	m.run = run
+	p.armSubmit(v, ps)
+	return run
+}
+
+// armSubmit wakes the policy when jobs submitted since the last wake-up
+// run are next due a run.
+func (p *SlurmBackfill) armSubmit(v *View, ps *SlurmSched) {
+	m := &v.e.slurmMain
+	if !m.pending {
+		return
+	}
+	si := mainInterval(ps)
+	full := m.lastFull(v.Now, si)
+	t := max(m.lastSub, full) + ps.BatchDelay
+	t = m.t0 + math.Ceil(t-m.t0) // on a whole second
+	if t <= v.Now {
+		t = m.t0 + math.Floor(v.Now-m.t0) + 1
+	}
+	v.WakeAt(min(t, full+si))
 }
 
 // backfill is one backfill pass.

@@ -111,7 +111,7 @@ func useSched(cfg *scheduler.Config, d Spec, c *slurmconf.Conf) {
 	}
 	s := c.Sched
 	cfg.SlurmSched = &scheduler.SlurmSched{BfInterval: s.BfInterval, BfMaxJobTest: s.BfMaxJobTest, BfWindow: s.BfWindow,
-		BfResolution: s.BfResolution, BfPartCountResv: s.BfPartCountResv, BatchDelay: s.BatchDelay}
+		BfResolution: s.BfResolution, BfPartCountResv: s.BfPartCountResv, BatchDelay: s.BatchDelay, SchedInterval: s.Interval}
 }
 
 // partFactors returns each partition's PriorityJobFactor over the largest,
