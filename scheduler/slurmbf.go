@@ -48,8 +48,9 @@ var defaultSlurmSched = SlurmSched{BfInterval: 30, BfMaxJobTest: 500, BfWindow: 
 // that fits the plan still needs View.Fits to start.
 type SlurmBackfill struct {
 	plan     bfPlan
-	lastPass float64 // the tick of the last backfill pass
-	pending  bool    // a job was queued, started or ended since it
+	nodes    nodePlan // partitions of whole nodes (slurmbf_nodes.go)
+	lastPass float64  // the tick of the last backfill pass
+	pending  bool     // a job was queued, started or ended since it
 }
 
 // slurmMain is the main scheduler's timing, shared by the partitions'
@@ -184,6 +185,10 @@ func (p *SlurmBackfill) backfill(v *View, ps *SlurmSched) {
 			return math.Ceil(t)
 		}
 		return math.Ceil(t/res) * res
+	}
+	if v.e.usesNodes() {
+		p.backfillNodes(v, ps, up) // slurmbf_nodes.go
+		return
 	}
 	now, horizon := v.Now, v.Now+ps.BfWindow
 	pl := &p.plan
