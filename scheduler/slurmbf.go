@@ -74,6 +74,7 @@ type slurmMain struct {
 	at                  float64
 	run                 bool
 	submitted, finished int
+	evicted             int
 }
 
 // lastFull returns the last full run at or before now.
@@ -133,17 +134,27 @@ func (p *SlurmBackfill) mainScheduler(v *View, ps *SlurmSched) bool {
 		p.armSubmit(v, ps)
 		return m.run
 	}
-	ended := st.Finished != m.finished || st.Evictions > 0 && v.Changed()
-	if st.Submitted != m.submitted {
-		m.pending = true
-	}
-	m.at, m.submitted, m.finished = now, st.Submitted, st.Finished
+	ended := st.Finished != m.finished || st.Evictions != m.evicted
 	if !m.seen {
 		// The engine's first pass: Slurm has just run its main scheduler
 		// at start-up (a full run before the first submit), so the first
 		// submits wait for batch_sched_delay too.
 		m.seen, m.t0, m.lastSub = true, now, now
 	}
+	if m.pending {
+		// The engine skips the policy when nothing can start: a wake-up
+		// run due since the last pass happened then, starting nothing.
+		if t, full := m.due(m.at, ps); t < now {
+			m.pending = false
+			if !full {
+				m.lastSub = t
+			}
+		}
+	}
+	if st.Submitted != m.submitted {
+		m.pending = true
+	}
+	m.at, m.submitted, m.finished, m.evicted = now, st.Submitted, st.Finished, st.Evictions
 	run := ended
 	if off := now - m.t0; off == math.Floor(off) { // a wake-up of slurmctld's background thread
 		full := m.lastFull(now, si)
@@ -163,17 +174,25 @@ func (p *SlurmBackfill) mainScheduler(v *View, ps *SlurmSched) bool {
 // run are next due a run.
 func (p *SlurmBackfill) armSubmit(v *View, ps *SlurmSched) {
 	m := &v.e.slurmMain
-	if !m.pending {
-		return
+	if m.pending {
+		t, _ := m.due(v.Now, ps)
+		v.WakeAt(t)
 	}
+}
+
+// due returns the first whole-second wake-up after from (or at it, if from
+// is one) whose run serves submits pending at from, and whether it is a
+// full run: the next full run, or the first wake-up batch_sched_delay
+// after the last wake-up run if that comes first.
+func (m *slurmMain) due(from float64, ps *SlurmSched) (t float64, full bool) {
 	si := mainInterval(ps)
-	full := m.lastFull(v.Now, si)
-	t := max(m.lastSub, full) + ps.BatchDelay
-	t = m.t0 + math.Ceil(t-m.t0) // on a whole second
-	if t <= v.Now {
-		t = m.t0 + math.Floor(v.Now-m.t0) + 1
+	last := m.lastFull(from, si)
+	t = max(m.lastSub, last) + ps.BatchDelay
+	t = m.t0 + math.Ceil(max(t, from)-m.t0) // on a whole second
+	if next := last + si; next <= t && next > from {
+		return next, true
 	}
-	v.WakeAt(min(t, full+si))
+	return t, false
 }
 
 // backfill is one backfill pass.
