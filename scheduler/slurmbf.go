@@ -195,20 +195,24 @@ func (m *slurmMain) due(from float64, ps *SlurmSched) (t float64, full bool) {
 	return t, false
 }
 
+// bfRound rounds a plan's times up to bf_resolution.
+type bfRound struct{ res float64 }
+
+func (r bfRound) up(t float64) float64 {
+	if r.res <= 1 {
+		return math.Ceil(t)
+	}
+	return math.Ceil(t/r.res) * r.res
+}
+
 // backfill is one backfill pass.
 func (p *SlurmBackfill) backfill(v *View, ps *SlurmSched) {
 	v.backfill = true // every start from here on is a backfill decision (--check)
-	res := ps.BfResolution
-	up := func(t float64) float64 {
-		if res <= 1 {
-			return math.Ceil(t)
-		}
-		return math.Ceil(t/res) * res
-	}
 	if v.e.usesNodes() {
-		p.backfillNodes(v, ps, up) // slurmbf_nodes.go
+		p.backfillNodes(v, ps) // slurmbf_nodes.go
 		return
 	}
+	rnd := bfRound{ps.BfResolution}
 	now, horizon := v.Now, v.Now+ps.BfWindow
 	pl := &p.plan
 	pl.reset(now, v.Free())
@@ -217,7 +221,7 @@ func (p *SlurmBackfill) backfill(v *View, ps *SlurmSched) {
 	rest := v.Total - v.Free()
 	for k := range v.Running() {
 		r := v.RunningJob(k)
-		end := max(up(r.EstEnd), now)
+		end := max(rnd.up(r.EstEnd), now)
 		if end >= horizon {
 			break
 		}
@@ -235,7 +239,7 @@ func (p *SlurmBackfill) backfill(v *View, ps *SlurmSched) {
 	for i := v.Next(0, most); i >= 0 && tested < ps.BfMaxJobTest; i = v.Next(i+1, most) {
 		tested++
 		procs, est := bfJob(v, i)
-		dur := up(est)
+		dur := rnd.up(est)
 		var t float64
 		if ps.BfPartCountResv > 0 && reserved >= ps.BfPartCountResv {
 			// No reservation left: only whether it starts now matters.

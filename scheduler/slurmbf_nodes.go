@@ -38,9 +38,9 @@ func (e *Engine) usesNodes() bool {
 }
 
 // reset starts a plan at now from the bound partition's running jobs, each
-// holding its cores until its estimated end rounded up by up (ends at or
+// holding its cores until its estimated end rounded up by rnd (ends at or
 // past horizon hold them to the window's end).
-func (pl *nodePlan) reset(v *View, now, horizon float64, up func(float64) float64) {
+func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 	e := v.e
 	p := &e.parts[e.cur]
 	pl.cores, pl.lo, pl.exclusive = p.Cores, p.Lo, p.Exclusive
@@ -58,7 +58,7 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, up func(float64) float6
 	// Running jobs come in estimated-end order: each end opens a step.
 	for k := range e.runs.Len() {
 		r := e.runs.at(k)
-		t := max(up(r.estEnd), now)
+		t := max(rnd.up(r.estEnd), now)
 		if t >= horizon {
 			break
 		}
@@ -222,17 +222,17 @@ func growBool(s []bool, n int) []bool {
 
 // backfillNodes is one backfill pass over a partition of whole nodes
 // (backfill, with a nodePlan instead of processor counts).
-func (p *SlurmBackfill) backfillNodes(v *View, ps *SlurmSched, up func(float64) float64) {
-	e := v.e
+func (p *SlurmBackfill) backfillNodes(v *View, ps *SlurmSched) {
+	e, rnd := v.e, bfRound{ps.BfResolution}
 	now, horizon := v.Now, v.Now+ps.BfWindow
 	pl := &p.nodes
-	pl.reset(v, now, horizon, up)
+	pl.reset(v, now, horizon, rnd)
 	reserved, tested := 0, 0
 	most := pl.most() // as in backfill: larger jobs are skipped, not tested
 	for i := v.Next(0, most); i >= 0 && tested < ps.BfMaxJobTest; i = v.Next(i+1, most) {
 		tested++
 		procs, est := bfJob(v, i)
-		dur := up(est)
+		dur := rnd.up(est)
 		t := math.Inf(1)
 		if ps.BfPartCountResv > 0 && reserved >= ps.BfPartCountResv {
 			if pl.fits(0, procs, dur) {
