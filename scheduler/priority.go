@@ -18,8 +18,9 @@ import (
 //
 //   - age = min(now − submit, MaxAge) / MaxAge (1 once a job is older than
 //     MaxAge; with MaxAge 0, 1 as soon as it has waited at all);
-//   - size = (nodes/N + procs/P)/2 for a job of procs processors on nodes
-//     nodes on a machine of P processors on N nodes, or
+//   - size = (nodes/N + procs/P)/2 for a job of procs processors asking
+//     for nodes nodes (Job.ReqNodes, else Job.Nodes, else procs over the
+//     processors per node) on a machine of P processors on N nodes, or
 //     ((N−nodes)/N + (P−procs)/P)/2 with FavorSmall;
 //   - part and qos are the job's partition PriorityJobFactor and its QOS
 //     priority, each divided by the largest one configured;
@@ -31,12 +32,17 @@ import (
 // users). Usage is processor-seconds: at every recompute instant (every
 // CalcPeriod from the start of the run) all usage is multiplied by
 // d^Δt, d = 1 − ln2/HalfLife (Slurm's decay_factor, ln 2 as 0.693), and
-// each running job adds procs·δ·d^δ for the δ seconds it ran since the
-// previous instant; a job that ends adds its last stretch the same way at
-// its end. The normalised usage U of an association is its raw usage over
-// root's (0 while root has none); an account's effective usage is its U
-// and a user's is UE = U + (UE_acct − U)·s_user/Σ s_siblings (Slurm's
-// _set_usage_efctv). fs is 0 for an association with no shares.
+// each job running then adds procs·δ·d^δ for the δ seconds it ran since
+// the previous instant; with EndUsage a job that ends adds its last stretch
+// the same way at its end, otherwise that stretch (and all of a job that
+// starts and ends between two instants) is never counted, as in Slurm
+// without AccountingStorageEnforce=limits. The normalised usage U of an
+// association is its raw usage over root's (0 while root has none); an
+// account's effective usage is its U as of the start of the last recompute
+// instant, before that instant's decay and new usage (Slurm computes the
+// accounts' usage_efctv first, then the usage), and a user's is UE = U +
+// (UE_acct − U)·s_user/Σ s_siblings (Slurm's _set_usage_efctv) with the
+// user's current U. fs is 0 for an association with no shares.
 //
 // That is the classic algorithm, not Fair Tree (Slurm's default since
 // 19.05): Fair Tree ranks every user of the tree by a depth-first walk
@@ -58,6 +64,11 @@ type Priority struct {
 	CalcPeriod float64 // s between recomputes (> 0)
 	FavorSmall bool
 	Nodes      int // nodes of the machine for the size factor; 0 = Procs/ProcsPerNode
+	// EndUsage adds a job's last stretch of usage when it ends (Slurm's
+	// priority_p_job_end, which 22.05 calls only with
+	// AccountingStorageEnforce=limits); false: usage accrues only at
+	// recompute instants, for the jobs running then (Slurm's default).
+	EndUsage bool
 
 	// PartFactor is each partition's (Config.Parts order; one entry without
 	// partitions) PriorityJobFactor over the largest one, in [0,1].
@@ -99,6 +110,7 @@ type prioState struct {
 	scale    float64
 	usage    []float64 // scaled raw usage per user association
 	acctU    []float64 // scaled raw usage per account
+	acctN    []float64 // normalised usage per account at the start of the last recompute
 	rootU    float64   // scaled raw usage of root
 	runProcs []float64 // processors of each user's jobs running since before last
 	active   []int32   // users with runProcs > 0 (may hold zeros until the next recompute)
@@ -146,7 +158,12 @@ func (e *Engine) prioAdmit(j *job, w *workloads.Job) {
 		a = p.AssocOf(w)
 	}
 	j.pr.assoc = int32(a)
-	nodes := float64(w.Nodes)
+	// Slurm's job-size factor counts the nodes asked for (min_nodes: 1
+	// for a job submitted with -n alone), not those allocated.
+	nodes := float64(w.ReqNodes)
+	if nodes <= 0 {
+		nodes = float64(w.Nodes)
+	}
 	if nodes <= 0 {
 		nodes = math.Ceil(float64(j.procs) / float64(max(e.cfg.ProcsPerNode, 1)))
 	}
@@ -201,6 +218,7 @@ func (e *Engine) growTree() {
 	for len(st.acctU) < len(tr.AcctShares) {
 		st.rootSh += tr.AcctShares[len(st.acctU)]
 		st.acctU = append(st.acctU, 0)
+		st.acctN = append(st.acctN, 0)
 		st.sib = append(st.sib, 0)
 	}
 	for u := len(st.usage); u < len(tr.UserShares); u++ {
@@ -249,6 +267,17 @@ func (st *prioState) addScaled(u int32, x float64) {
 	st.rootU += x
 }
 
+// snapAccounts sets the accounts' normalised usage (their effective usage
+// until the next recompute) from their raw usage now.
+func (st *prioState) snapAccounts() {
+	for a := range st.acctN {
+		st.acctN[a] = 0
+		if st.rootU > 0 {
+			st.acctN[a] = min(st.acctU[a]/st.rootU, 1)
+		}
+	}
+}
+
 // prioStarted notes a job that started now.
 func (e *Engine) prioStarted(slot int32) {
 	st, j := e.prio, &e.jobs[slot]
@@ -257,10 +286,13 @@ func (e *Engine) prioStarted(slot int32) {
 	st.freshGen = append(st.freshGen, j.gen)
 }
 
-// prioEnded accounts a finished (or evicted) job's last stretch of usage.
+// prioEnded accounts a finished (or evicted) job's last stretch of usage
+// (with EndUsage) and takes it out of the running jobs.
 func (e *Engine) prioEnded(j *job) {
 	st := e.prio
-	st.addUsage(j.pr.assoc, float64(j.procs), e.now-max(j.pr.usedTo, st.last))
+	if st.cfg.EndUsage {
+		st.addUsage(j.pr.assoc, float64(j.procs), e.now-max(j.pr.usedTo, st.last))
+	}
 	if j.pr.inRun {
 		st.runProcs[j.pr.assoc] -= float64(j.procs)
 		j.pr.inRun = false
@@ -274,6 +306,7 @@ func (e *Engine) recomputePriority() {
 	st := e.prio
 	t := e.now
 	st.next = math.NaN()
+	st.snapAccounts() // before this instant's decay and new usage
 	dt := t - st.last
 	f := 1.0 // d^dt
 	if dt > 0 && st.decay != 1 {
@@ -411,8 +444,9 @@ func (e *Engine) fairShare(u int) float64 {
 	a := tr.UserAcct[u]
 	un, an := 0.0, 0.0
 	if st.rootU > 0 {
-		un, an = min(st.usage[u]/st.rootU, 1), min(st.acctU[a]/st.rootU, 1)
+		un = min(st.usage[u]/st.rootU, 1)
 	}
+	an = st.acctN[a]
 	ue := an // the account's effective usage, then the user's
 	if st.sib[a] > 0 {
 		ue = un + (an-un)*tr.UserShares[u]/st.sib[a]

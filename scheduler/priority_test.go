@@ -50,6 +50,7 @@ func TestFairShareClassic(t *testing.T) {
 	st.addUsage(0, 3, 10) // procs·δ with no decay
 	st.addUsage(1, 1, 10)
 	st.addUsage(2, 6, 10)
+	st.snapAccounts() // as at the start of a recompute
 	st.epoch++
 	want := []float64{0.5, math.Pow(2, -1.4), math.Pow(2, -2.4)}
 	for u, w := range want {
@@ -61,9 +62,29 @@ func TestFairShareClassic(t *testing.T) {
 
 // Usage with decay, by hand: half-life 693 s gives d = 1 − .693/693 =
 // .999 per second. A 2-processor job runs from 0 to 500 with recomputes
-// every 300 s: at 300 it adds 2·300·d^300; at its end 2·200·d^200; at 600
-// everything decays by d^300.
+// every 300 s: at 300 it adds 2·300·d^300; with EndUsage (Slurm with
+// AccountingStorageEnforce=limits) at its end 2·200·d^200, without it
+// nothing more (Slurm's default: the stretch after the last recompute is
+// lost); at 600 everything decays by d^300.
 func TestUsageDecay(t *testing.T) {
+	d := 0.999
+	for _, end := range []bool{true, false} {
+		e, err := New(Config{Procs: 4, Policy: "fcfs", Order: "multifactor",
+			Priority: &Priority{CalcPeriod: 300, HalfLife: 693, Tree: oneUserTree(), WeightFairshare: 1000, EndUsage: end}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Run(context.Background(), &SliceSource{Jobs: []workloads.Job{j(1, 0, 500, 2, 500)}}); err != nil {
+			t.Fatal(err)
+		}
+		want := 600 * math.Pow(d, 300) * math.Pow(d, 300)
+		if end {
+			want = (600*math.Pow(d, 300) + 400*math.Pow(d, 200)) * math.Pow(d, 300)
+		}
+		if got := e.prio.usage[0] * e.prio.scale; math.Abs(got-want) > 1e-9*want {
+			t.Fatalf("EndUsage %v: usage %v, want %v", end, got, want)
+		}
+	}
 	e, err := New(Config{Procs: 4, Policy: "fcfs", Order: "multifactor",
 		Priority: &Priority{CalcPeriod: 300, HalfLife: 693, Tree: oneUserTree(), WeightFairshare: 1000}})
 	if err != nil {
@@ -71,11 +92,6 @@ func TestUsageDecay(t *testing.T) {
 	}
 	if err := e.Run(context.Background(), &SliceSource{Jobs: []workloads.Job{j(1, 0, 500, 2, 500)}}); err != nil {
 		t.Fatal(err)
-	}
-	d := 0.999
-	want := (600*math.Pow(d, 300) + 400*math.Pow(d, 200)) * math.Pow(d, 300)
-	if got := e.prio.usage[0] * e.prio.scale; math.Abs(got-want) > 1e-9*want {
-		t.Fatalf("usage %v, want %v", got, want)
 	}
 	if e.prio.last != 600 {
 		t.Fatalf("last recompute at %v, want 600 (the grid stops once nothing waits or runs)", e.prio.last)
@@ -160,5 +176,89 @@ func TestMultifactorNeedsPriority(t *testing.T) {
 	}
 	if _, err := New(Config{Procs: 4, Priority: &Priority{CalcPeriod: 1}}); err == nil {
 		t.Fatal("Priority with the submit order accepted")
+	}
+}
+
+// The account's effective usage is the one of the start of the last
+// recompute, the user's is current (Slurm's decay thread sets the accounts'
+// usage_efctv before it adds the period's usage). Accounts A and B (1 share
+// each), A's users u0 and u1 (1 each), B's u2: S(u0) = 1/2·1/2 = .25. A
+// 1-processor job of u0 runs from 0 to 250, recomputes every 100 s, no
+// decay, no job-end usage:
+//
+//	100: A's U before = 0 (no usage); u0 adds 100: U = 1, UE = 1 + (0 − 1)·1/2 = .5, fs = 2^(−.5/.25) = .25
+//	200: A's U before = 100/100 = 1; u0 adds 100: U = 1, UE = 1, fs = 2^−4
+//
+// (with the account's current U, fs would be 2^−4 at 100 already). Job 2
+// of u1 (4 processors) waits until 250; its priority is 1000·fs(u1):
+// at 100, U(u1) = 0, UE = 0 + (0 − 0)·1/2 = 0, fs = 1; at 200 UE = 1/2,
+// fs = 2^(−.5/.25) = .25.
+func TestAccountUsageFromLastRecompute(t *testing.T) {
+	tr := &ShareTree{AcctShares: []float64{1, 1}, UserAcct: []int32{0, 0, 1}, UserShares: []float64{1, 1, 1}}
+	p := &Priority{CalcPeriod: 100, WeightFairshare: 1000, Tree: tr,
+		AssocOf: func(w *workloads.Job) int { return int(w.User) }}
+	e, err := New(Config{Procs: 4, Policy: "fcfs", Order: "multifactor", Priority: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j1, j2 := j(1, 0, 250, 1, 300), j(2, 1, 10, 4, 60)
+	j1.User, j2.User = 0, 1
+	var fs0, prio2 []float64
+	obs := PolicyFunc(func(v *View) {
+		if v.Now < 100 {
+			v.WakeAt(100)
+		} else if v.Now < 200 {
+			v.WakeAt(200)
+		}
+		if v.Now == 100 || v.Now == 200 {
+			fs0 = append(fs0, v.e.fairShare(0))
+			prio2 = append(prio2, v.e.jobs[v.e.wq.slots[v.e.wq.head]].pr.prio)
+		}
+		for i := v.Next(0, v.Total); i >= 0 && v.Fits(i); i = v.Next(i+1, v.Total) {
+			v.Start(i)
+		}
+	})
+	e.policy = obs
+	if err := e.Run(context.Background(), &SliceSource{Jobs: []workloads.Job{j1, j2}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(fs0) != 2 || fs0[0] != 0.25 || fs0[1] != math.Pow(2, -4) {
+		t.Errorf("u0's fs at 100 and 200: %v, want [0.25 0.0625]", fs0)
+	}
+	if len(prio2) != 2 || prio2[0] != 1000 || prio2[1] != 250 {
+		t.Errorf("job 2's priority at 100 and 200: %v, want [1000 250]", prio2)
+	}
+}
+
+// The job-size factor counts the nodes a job asked for (Slurm's
+// min_nodes, sacct ReqTRES node=), not those it was given: on 6 nodes of
+// 4 processors (24), an 8-processor job that asked for 1 node and ran on
+// 2 has size (1/6 + 8/24)/2 = .25, priority 500·.25 = 125 (what sprio
+// showed for such a job in the real Slurm run of priority-check.sh);
+// counted by its 2 allocated nodes it would be (2/6 + 8/24)/2 → 166.
+func TestSizeFactorRequestedNodes(t *testing.T) {
+	for _, tc := range []struct {
+		req, nodes int64
+		want       float64
+	}{{1, 2, 125}, {0, 2, 166}} {
+		p := &Priority{CalcPeriod: 1000, WeightJobSize: 500, Nodes: 6, Tree: oneUserTree()}
+		e, err := New(Config{Procs: 24, ProcsPerNode: 4, Policy: "fcfs", Order: "multifactor", Priority: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := j(2, 1, 10, 8, 60)
+		w.ReqNodes, w.Nodes = tc.req, tc.nodes
+		if err := e.Run(context.Background(), &SliceSource{Jobs: []workloads.Job{j(1, 0, 100, 24, 100), w}}); err != nil {
+			t.Fatal(err)
+		}
+		got := -1.0 // job 2's priority from its submit (no recompute before its start at 100)
+		for k := range e.jobs {
+			if e.jobs[k].id == 2 {
+				got = e.jobs[k].pr.prio
+			}
+		}
+		if got != tc.want {
+			t.Errorf("ReqNodes %d, Nodes %d: priority %v, want %v", tc.req, tc.nodes, got, tc.want)
+		}
 	}
 }

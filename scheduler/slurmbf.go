@@ -2,7 +2,6 @@ package scheduler
 
 import (
 	"math"
-	"slices"
 )
 
 // SlurmSched are the SchedulerParameters of Slurm's sched/backfill that
@@ -15,9 +14,10 @@ type SlurmSched struct {
 	BfResolution    float64 // s; the plan's times round up to it (bf_resolution; default 60)
 	BfPartCountResv int     // reservations per partition and pass (bf_job_part_count_reserve; 0 = every tested job)
 	BatchDelay      float64 // s; submits run the main scheduler at most once per this (batch_sched_delay; default 3)
+	SchedInterval   float64 // s between full main-scheduler runs (sched_interval; 0 = 60, Slurm's default)
 }
 
-var defaultSlurmSched = SlurmSched{BfInterval: 30, BfMaxJobTest: 500, BfWindow: 86400, BfResolution: 60, BatchDelay: 3}
+var defaultSlurmSched = SlurmSched{BfInterval: 30, BfMaxJobTest: 500, BfWindow: 86400, BfResolution: 60, BatchDelay: 3, SchedInterval: 60}
 
 // SlurmBackfill schedules the way Slurm's sched/backfill does, in two
 // parts:
@@ -48,16 +48,38 @@ var defaultSlurmSched = SlurmSched{BfInterval: 30, BfMaxJobTest: 500, BfWindow: 
 // that fits the plan still needs View.Fits to start.
 type SlurmBackfill struct {
 	plan     bfPlan
-	lastPass float64 // the tick of the last backfill pass
-	pending  bool    // a job was queued, started or ended since it
+	nodes    nodePlan // partitions of whole nodes (slurmbf_nodes.go)
+	lastPass float64  // the tick of the last backfill pass
+	pending  bool     // a job was queued, started or ended since it
 }
 
 // slurmMain is the main scheduler's timing, shared by the partitions'
 // policy instances as Slurm's one main scheduler covers every partition.
+//
+// slurmctld's background thread wakes once a second; on a wake-up at
+// whole second s it runs the main scheduler over the whole queue if
+// sched_interval has passed since its last full run, or else, if a job was
+// submitted since its last run, once batch_sched_delay has passed since
+// its last run (a run on a job's end does not count: that one is called
+// directly from the end's RPC and runs at once). Here the wake-ups are the
+// whole seconds from the run's first instant t0, which counts as a full
+// run (slurmctld has just started), so full runs fall on t0 + k·SI.
 type slurmMain struct {
-	last float64 // when it last ran
-	at   float64 // when submits deferred by BatchDelay run it (0: none)
-	seen bool    // it has run before
+	t0      float64 // the run's first instant
+	lastSub float64 // the last run for submits
+	pending bool    // a job was submitted since the last run on a wake-up
+	seen    bool    // t0 is set
+	// The decision of instant at (run), made on the first partition's pass
+	// and kept for the others, and the engine's counts it was made from.
+	at                  float64
+	run                 bool
+	submitted, finished int
+	evicted             int
+}
+
+// lastFull returns the last full run at or before now.
+func (m *slurmMain) lastFull(now, si float64) float64 {
+	return m.t0 + math.Floor((now-m.t0)/si)*si
 }
 
 var _ Policy = (*SlurmBackfill)(nil)
@@ -72,30 +94,8 @@ func (p *SlurmBackfill) Schedule(v *View) {
 	if v.Changed() || v.NewFrom() < len(v.e.wq.slots) {
 		p.pending = true
 	}
-	// The main scheduler: at once after an end; after submits alone at
-	// most once per batch_sched_delay (Slurm's schedule_job_test).
-	i := v.Next(0, v.Total)
-	m := &v.e.slurmMain
-	// The engine's first pass counts as changed; Slurm has just run its
-	// main scheduler at start-up then, so the first submits wait too.
-	run := v.Changed() && m.seen || m.at > 0 && v.Now >= m.at
-	if !m.seen {
-		m.seen, m.last = true, v.Now
-	}
-	if !run && i >= 0 && i >= v.NewFrom() {
-		if v.Now-m.last >= ps.BatchDelay {
-			run = true
-		} else if m.at == 0 {
-			m.at = m.last + ps.BatchDelay
-			v.WakeAt(m.at)
-		}
-	}
-	if run {
-		m.last = v.Now
-		if m.at <= v.Now {
-			m.at = 0
-		}
-		for ; i >= 0 && v.Fits(i); i = v.Next(i+1, v.Total) {
+	if p.mainScheduler(v, ps) {
+		for i := v.Next(0, v.Total); i >= 0 && v.Fits(i); i = v.Next(i+1, v.Total) {
 			v.Start(i)
 			p.pending = true
 		}
@@ -103,6 +103,8 @@ func (p *SlurmBackfill) Schedule(v *View) {
 	if v.Next(0, v.Total) < 0 {
 		return
 	}
+	m, si := &v.e.slurmMain, mainInterval(ps)
+	v.WakeAt(m.lastFull(v.Now, si) + si) // the next full run, while jobs wait
 	tick := math.Floor(v.Now/ps.BfInterval) * ps.BfInterval
 	if tick == v.Now && tick != p.lastPass && p.pending {
 		p.lastPass, p.pending = tick, false
@@ -113,16 +115,104 @@ func (p *SlurmBackfill) Schedule(v *View) {
 	}
 }
 
+func mainInterval(ps *SlurmSched) float64 {
+	if ps.SchedInterval > 0 {
+		return ps.SchedInterval
+	}
+	return 60
+}
+
+// mainScheduler reports whether the main scheduler runs now (slurmMain):
+// at once after an end, on a whole-second wake-up every sched_interval,
+// and on the first wake-up batch_sched_delay after its last wake-up run
+// when jobs were submitted since; it arms the wake-up a deferred submit
+// needs.
+func (p *SlurmBackfill) mainScheduler(v *View, ps *SlurmSched) bool {
+	m, st := &v.e.slurmMain, &v.e.stats
+	now, si := v.Now, mainInterval(ps)
+	if m.seen && now == m.at {
+		p.armSubmit(v, ps)
+		return m.run
+	}
+	ended := st.Finished != m.finished || st.Evictions != m.evicted
+	if !m.seen {
+		// The engine's first pass: Slurm has just run its main scheduler
+		// at start-up (a full run before the first submit), so the first
+		// submits wait for batch_sched_delay too.
+		m.seen, m.t0, m.lastSub = true, now, now
+	}
+	if m.pending {
+		// The engine skips the policy when nothing can start: a wake-up
+		// run due since the last pass happened then, starting nothing.
+		if t, full := m.due(m.at, ps); t < now {
+			m.pending = false
+			if !full {
+				m.lastSub = t
+			}
+		}
+	}
+	if st.Submitted != m.submitted {
+		m.pending = true
+	}
+	m.at, m.submitted, m.finished, m.evicted = now, st.Submitted, st.Finished, st.Evictions
+	run := ended
+	if off := now - m.t0; off == math.Floor(off) { // a wake-up of slurmctld's background thread
+		full := m.lastFull(now, si)
+		switch {
+		case full == now && now > m.t0:
+			run, m.pending = true, false
+		case m.pending && now-max(m.lastSub, full) >= ps.BatchDelay:
+			run, m.pending, m.lastSub = true, false, now
+		}
+	}
+	m.run = run
+	p.armSubmit(v, ps)
+	return run
+}
+
+// armSubmit wakes the policy when jobs submitted since the last wake-up
+// run are next due a run.
+func (p *SlurmBackfill) armSubmit(v *View, ps *SlurmSched) {
+	m := &v.e.slurmMain
+	if m.pending {
+		t, _ := m.due(v.Now, ps)
+		v.WakeAt(t)
+	}
+}
+
+// due returns the first whole-second wake-up after from (or at it, if from
+// is one) whose run serves submits pending at from, and whether it is a
+// full run: the next full run, or the first wake-up batch_sched_delay
+// after the last wake-up run if that comes first.
+func (m *slurmMain) due(from float64, ps *SlurmSched) (t float64, full bool) {
+	si := mainInterval(ps)
+	last := m.lastFull(from, si)
+	t = max(m.lastSub, last) + ps.BatchDelay
+	t = m.t0 + math.Ceil(max(t, from)-m.t0) // on a whole second
+	if next := last + si; next <= t && next > from {
+		return next, true
+	}
+	return t, false
+}
+
+// bfRound rounds a plan's times up to bf_resolution.
+type bfRound struct{ res float64 }
+
+func (r bfRound) up(t float64) float64 {
+	if r.res <= 1 {
+		return math.Ceil(t)
+	}
+	return math.Ceil(t/r.res) * r.res
+}
+
 // backfill is one backfill pass.
 func (p *SlurmBackfill) backfill(v *View, ps *SlurmSched) {
 	v.backfill = true // every start from here on is a backfill decision (--check)
-	res := ps.BfResolution
-	up := func(t float64) float64 {
-		if res <= 1 {
-			return math.Ceil(t)
-		}
-		return math.Ceil(t/res) * res
+	if v.e.usesNodes() {
+		p.backfillNodes(v, ps) // slurmbf_nodes.go
+		return
 	}
+	rnd := bfRound{ps.BfResolution}
 	now, horizon := v.Now, v.Now+ps.BfWindow
 	pl := &p.plan
 	pl.reset(now, v.Free())
@@ -131,7 +221,7 @@ func (p *SlurmBackfill) backfill(v *View, ps *SlurmSched) {
 	rest := v.Total - v.Free()
 	for k := range v.Running() {
 		r := v.RunningJob(k)
-		end := max(up(r.EstEnd), now)
+		end := max(rnd.up(r.EstEnd), now)
 		if end >= horizon {
 			break
 		}
@@ -148,42 +238,72 @@ func (p *SlurmBackfill) backfill(v *View, ps *SlurmSched) {
 	most := pl.most()
 	for i := v.Next(0, most); i >= 0 && tested < ps.BfMaxJobTest; i = v.Next(i+1, most) {
 		tested++
-		q := v.Job(i)
-		dur := up(q.Est)
+		procs, est := bfJob(v, i)
+		dur := rnd.up(est)
 		var t float64
 		if ps.BfPartCountResv > 0 && reserved >= ps.BfPartCountResv {
 			// No reservation left: only whether it starts now matters.
 			t = math.Inf(1)
-			if pl.fitsNow(q.Procs, dur) {
+			if pl.fitsNow(procs, dur) {
 				t = now
 			}
 		} else {
-			t = pl.earliest(q.Procs, dur)
+			t = pl.earliest(procs, dur)
 		}
 		switch {
 		case t == now && v.Fits(i):
 			v.Start(i)
-			pl.take(now, now+dur, q.Procs)
+			pl.take(now, now+dur, procs)
 		case t >= horizon:
 			// Beyond the window: neither started nor reserved.
 		case ps.BfPartCountResv == 0 || reserved < ps.BfPartCountResv:
 			reserved++
 			v.Reserve(i, t)
-			pl.take(t, t+dur, q.Procs)
+			pl.take(t, t+dur, procs)
 		}
 	}
 }
 
+// bfJob returns waiting job i's processors and estimate (View.Job's Procs
+// and Est), from the queue's own arrays when they hold exactly that (no
+// node power, and a start level known in advance: Engine.estLow), which
+// spares a pass that tests hundreds of jobs a visit to each job's record.
+func bfJob(v *View, i int) (procs int, est float64) {
+	e := v.e
+	if e.np == nil && (!e.hasPower || e.govKind != govOther) {
+		return int(e.wq.procs[i]), e.wq.est[i]
+	}
+	q := v.Job(i)
+	return q.Procs, q.Est
+}
+
 // bfPlan is a step function of free processors over time: free[k]
 // processors from at[k] until at[k+1] (the last step lasts for ever).
+//
+// Within a pass the plan only loses processors (takes), so an earliest
+// start found for (procs, dur) is a lower bound of the earliest start of
+// any later query needing at least as many processors for at least as
+// long; seen keeps a few such answers to start later scans from.
 type bfPlan struct {
-	at   []float64
-	free []int
-	end  float64 // the window's end: takes stop there (+Inf: no window)
+	at        []float64
+	free      []int
+	end       float64 // the window's end: takes stop there (+Inf: no window)
+	seen      [bfSeen]bfAnswer
+	nseen, rr int
 }
+
+// bfAnswer is one earliest answer of the current pass.
+type bfAnswer struct {
+	procs int
+	dur   float64
+	t     float64
+}
+
+const bfSeen = 8
 
 func (pl *bfPlan) reset(now float64, free int) {
 	pl.at, pl.free, pl.end = append(pl.at[:0], now), append(pl.free[:0], free), math.Inf(1)
+	pl.nseen, pl.rr = 0, 0
 }
 
 // release adds procs from t on; t is never before the last step (running
@@ -201,21 +321,46 @@ func (pl *bfPlan) release(t float64, procs int) {
 // earliest returns the first step start from which procs processors stay
 // free for dur seconds (+Inf if never).
 func (pl *bfPlan) earliest(procs int, dur float64) float64 {
+	lb := pl.at[0]
+	for _, a := range pl.seen[:pl.nseen] {
+		if a.procs <= procs && a.dur <= dur && a.t > lb {
+			lb = a.t
+		}
+	}
+	if math.IsInf(lb, 1) {
+		return lb
+	}
+	t := pl.scan(procs, dur, lb)
+	if pl.nseen < bfSeen {
+		pl.nseen++
+	}
+	pl.seen[pl.rr] = bfAnswer{procs, dur, t}
+	pl.rr = (pl.rr + 1) % bfSeen
+	return t
+}
+
+// scan returns the first step start at or after from (a step start) from
+// which procs processors stay free for dur seconds (+Inf if never).
+func (pl *bfPlan) scan(procs int, dur float64, from float64) float64 {
 	n := len(pl.at)
-	for k := 0; k < n; k++ {
-		if pl.free[k] < procs {
+	k0 := 0
+	if from > pl.at[0] {
+		k0 = pl.search(from)
+	}
+	at, free := pl.at[:n], pl.free[:n]
+	for k := k0; k < n; k++ {
+		if free[k] < procs {
 			continue
 		}
-		t, ok := pl.at[k], true
-		for m := k + 1; m < n && pl.at[m] < t+dur; m++ {
-			if pl.free[m] < procs {
-				ok, k = false, m // no start before step m can work
-				break
-			}
+		t := at[k]
+		end, m := t+dur, k+1
+		for m < n && at[m] < end && free[m] >= procs {
+			m++
 		}
-		if ok {
+		if m == n || at[m] >= end {
 			return t
 		}
+		k = m // free[m] < procs: no start before step m can work
 	}
 	return math.Inf(1)
 }
@@ -247,24 +392,52 @@ func (pl *bfPlan) most() int {
 
 // take removes procs over [from, to).
 func (pl *bfPlan) take(from, to float64, procs int) {
-	lo := pl.split(from)
-	hi := pl.split(max(min(to, pl.end), from)) // nothing is planned past the window's end
-	for k := lo; k < hi; k++ {
-		pl.free[k] -= procs
+	to = max(min(to, pl.end), from) // nothing is planned past the window's end
+	k := pl.split(from)
+	at, free := pl.at, pl.free[:len(pl.at)]
+	for ; k < len(at) && at[k] < to; k++ {
+		free[k] -= procs
 	}
+	if k < len(at) && at[k] == to || to == from {
+		return
+	}
+	// to falls inside step k-1: a new step at to keeps that step's level
+	// from before the take.
+	pl.insert(k, to, free[k-1]+procs)
 }
 
 // split makes t a step boundary and returns its index.
 func (pl *bfPlan) split(t float64) int {
-	k, _ := slices.BinarySearch(pl.at, t) // first step at or after t
+	k := pl.search(t) // first step at or after t
 	if k < len(pl.at) && pl.at[k] == t {
 		return k
 	}
 	// k-1 is the step holding t: copy its level into a new step at t.
+	pl.insert(k, t, pl.free[k-1])
+	return k
+}
+
+// insert makes a step at index k starting at t with free processors.
+func (pl *bfPlan) insert(k int, t float64, free int) {
 	pl.at = append(pl.at, 0)
 	pl.free = append(pl.free, 0)
 	copy(pl.at[k+1:], pl.at[k:])
 	copy(pl.free[k+1:], pl.free[k:])
-	pl.at[k], pl.free[k] = t, pl.free[k-1]
-	return k
+	pl.at[k], pl.free[k] = t, free
+}
+
+// search returns the index of the first step starting at or after t
+// (slices.BinarySearch without its NaN-aware comparisons: no NaN reaches a
+// plan).
+func (pl *bfPlan) search(t float64) int {
+	lo, hi := 0, len(pl.at)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if pl.at[m] < t {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }

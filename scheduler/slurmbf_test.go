@@ -1,6 +1,8 @@
 package scheduler
 
 import (
+	"math"
+	"math/rand/v2"
 	"testing"
 
 	"drsim/workloads"
@@ -108,6 +110,62 @@ func TestSlurmBackfillBatchDelay(t *testing.T) {
 	ps := SlurmSched{BfInterval: 20, BfMaxJobTest: 100, BfWindow: 1000, BfResolution: 1, BatchDelay: 3}
 	got := simulate(t, Config{Procs: 8, Policy: "slurm-backfill", SlurmSched: &ps}, jobs...).starts()
 	if want := "1:3-53 2:3-53 3:10-60 4:13-63"; got != want {
+		t.Fatalf("%s, want %s", got, want)
+	}
+}
+
+// earliest starts its scan from the answers it gave earlier in the pass
+// (bfPlan.seen); that must never change an answer. Random plans of up to
+// 64 processors, each with 40 queries and a take after each: every answer
+// equals a scan of the whole plan.
+func TestBfPlanEarliestFromSeen(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 0))
+	var pl bfPlan
+	for trial := range 300 {
+		pl.reset(0, rng.IntN(65))
+		ends := 1 + rng.IntN(20)
+		t0 := 0.0
+		for range ends {
+			t0 += float64(1 + rng.IntN(50))
+			pl.release(t0, rng.IntN(8))
+		}
+		pl.end = math.Inf(1)
+		if trial%2 == 1 {
+			pl.end = t0 / 2
+		}
+		for q := range 40 {
+			procs, dur := 1+rng.IntN(64), float64(1+rng.IntN(200))
+			want := pl.scan(procs, dur, pl.at[0])
+			got := pl.earliest(procs, dur)
+			if got != want {
+				t.Fatalf("trial %d query %d: earliest(%d, %v) = %v, want %v (plan %v %v)", trial, q, procs, dur, got, want, pl.at, pl.free)
+			}
+			if !math.IsInf(got, 1) && rng.IntN(2) == 0 {
+				pl.take(got, got+dur, procs)
+			}
+		}
+	}
+}
+
+// The main scheduler's clock as slurmctld's background thread keeps it
+// (seen in slurmctld.log, Slurm 22.05.8): wake-ups every whole second, a
+// full run every sched_interval (5 s here) from start-up, and a run for
+// submits once batch_sched_delay (3 s) has passed since the last wake-up
+// run, full or not; a run on a job's end is immediate and does not count.
+// 8 processors, backfill out of the way:
+//
+//	job 1 at 0, runs 9:  start-up run at 0 → due 3        → starts 3, ends 12
+//	job 2 at 4:          last run 3 → due 6; full run at 5 → starts 5
+//	job 3 at 6:          last run 5 (full) → due 8        → starts 8
+//	job 4 at 11:         last run 10 (full) → due 13; job 1 ends at 12 → starts 12
+//	job 5 at 13:         last wake-up run 10 → due 13     → starts 13
+//
+// (With the end at 12 counted as a run, job 5 would wait for 15.)
+func TestSlurmMainSchedulerClock(t *testing.T) {
+	jobs := []workloads.Job{j(1, 0, 9, 1, 60), j(2, 4, 50, 1, 60), j(3, 6, 50, 1, 60), j(4, 11, 50, 1, 60), j(5, 13, 50, 1, 60)}
+	ps := SlurmSched{BfInterval: 1000, BfMaxJobTest: 100, BfWindow: 1000, BfResolution: 1, BatchDelay: 3, SchedInterval: 5}
+	got := simulate(t, Config{Procs: 8, Policy: "slurm-backfill", SlurmSched: &ps}, jobs...).starts()
+	if want := "1:3-12 2:5-55 3:8-58 4:12-62 5:13-63"; got != want {
 		t.Fatalf("%s, want %s", got, want)
 	}
 }

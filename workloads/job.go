@@ -34,9 +34,13 @@ type Job struct {
 	// accounting logs (sacct NNodes, AllocTRES/ReqTRES gres/gpu,
 	// ConsumedEnergyRaw) fill them; a machine file uses Nodes and GPUs to
 	// place the job.
-	Nodes  int64   // nodes requested or allocated
-	GPUs   int64   // GPUs over the whole job
-	Energy float64 // energy the job consumed as recorded by the site (J)
+	Nodes int64 // nodes requested or allocated
+	// ReqNodes is the node count the job asked for (sacct ReqTRES node=:
+	// Slurm's min_nodes, 1 for a job submitted with -n alone); 0 = not
+	// given. Slurm's multifactor job-size factor counts it.
+	ReqNodes int64
+	GPUs     int64   // GPUs over the whole job
+	Energy   float64 // energy the job consumed as recorded by the site (J)
 }
 
 // Names are the strings behind a trace's numeric identifiers, for formats

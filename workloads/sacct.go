@@ -332,6 +332,7 @@ func (f *sacctFields) fill(sc *sacctState, line []byte, j *Job) {
 	j.Group = sc.name(tabAccount, line, colAccount)
 	j.Queue = sc.name(tabQOS, line, colQOS)
 	j.Nodes = max(firstKnown(f.nnodes, f.allocNode, f.reqNode), 0)
+	j.ReqNodes = max(f.reqNode, 0)
 	j.GPUs = max(firstKnown(f.allocGPU, f.reqGPU), 0)
 	j.Energy = f.energy
 }

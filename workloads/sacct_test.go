@@ -35,12 +35,13 @@ const sacctLog = `JobID|JobIDRaw|JobName|User|Account|Partition|QOS|Submit|Eligi
 // earliest kept submit (job 9, 09:59:00 UTC = Unix 1709287140), Wait is
 // Start - Submit, Run is Elapsed, names are numbered in order of first
 // appearance over all job lines (u1, u2, u3; accta, acctb; batch, gpu;
-// normal, high), Nodes from NNodes, GPUs from AllocTRES.
+// normal, high), Nodes from NNodes, ReqNodes from ReqTRES node=, GPUs from
+// AllocTRES.
 var sacctJobs = []Job{
-	{Line: 6, ID: 9, Submit: 0, Wait: 100, Run: 300, AllocProcs: 4, ReqProcs: 4, ReqTime: 86400, Status: 0, User: 1, Group: 1, Queue: 1, Partition: 1, Procs: 4, Estimate: 86400, Nodes: 1},
-	{Line: 2, ID: 6, Submit: 60, Wait: 5, Run: 60, AllocProcs: 1, ReqProcs: 1, ReqTime: 120, Status: 1, User: 1, Group: 1, Queue: 1, Partition: 1, Procs: 1, Estimate: 120, Nodes: 1, Energy: 1500},
-	{Line: 3, ID: 7, Submit: 70, Wait: 2, Run: 73, AllocProcs: 2, ReqProcs: 2, ReqTime: 60, Status: 0, User: 2, Group: 2, Queue: 2, Partition: 2, Procs: 2, Estimate: 60, Nodes: 2, GPUs: 8},
-	{Line: 9, ID: 12, Submit: 300, Wait: 360, Run: 3600, AllocProcs: 16, ReqProcs: 16, ReqTime: -1, Status: 1, User: 3, Group: 1, Queue: 1, Partition: 1, Procs: 16, Estimate: 3600, Nodes: 2},
+	{Line: 6, ID: 9, Submit: 0, Wait: 100, Run: 300, AllocProcs: 4, ReqProcs: 4, ReqTime: 86400, Status: 0, User: 1, Group: 1, Queue: 1, Partition: 1, Procs: 4, Estimate: 86400, Nodes: 1, ReqNodes: 1},
+	{Line: 2, ID: 6, Submit: 60, Wait: 5, Run: 60, AllocProcs: 1, ReqProcs: 1, ReqTime: 120, Status: 1, User: 1, Group: 1, Queue: 1, Partition: 1, Procs: 1, Estimate: 120, Nodes: 1, ReqNodes: 1, Energy: 1500},
+	{Line: 3, ID: 7, Submit: 70, Wait: 2, Run: 73, AllocProcs: 2, ReqProcs: 2, ReqTime: 60, Status: 0, User: 2, Group: 2, Queue: 2, Partition: 2, Procs: 2, Estimate: 60, Nodes: 2, ReqNodes: 1, GPUs: 8},
+	{Line: 9, ID: 12, Submit: 300, Wait: 360, Run: 3600, AllocProcs: 16, ReqProcs: 16, ReqTime: -1, Status: 1, User: 3, Group: 1, Queue: 1, Partition: 1, Procs: 16, Estimate: 3600, Nodes: 2, ReqNodes: 2},
 }
 
 func init() {
@@ -223,7 +224,7 @@ func TestSacctKeepUnstartedAndProcsField(t *testing.T) {
 	}
 	// Job 8: submitted 10:00:20 (80 s after job 9), cancelled while pending.
 	want := Job{Line: 5, ID: 8, Submit: 80, Wait: -1, Run: 0, AllocProcs: 4, ReqProcs: 4, ReqTime: -1, Status: 5,
-		User: 1, Group: 1, Queue: 1, Partition: 1, Procs: 4, Estimate: 0, Nodes: 1,
+		User: 1, Group: 1, Queue: 1, Partition: 1, Procs: 4, Estimate: 0, Nodes: 1, ReqNodes: 1,
 		AvgCPU: -1, UsedMem: -1, ReqMem: -1, Think: -1, Exe: -1, Preceding: -1}
 	if got := tr.Jobs[3]; got != want {
 		t.Errorf("kept unstarted job:\n got %+v\nwant %+v", got, want)

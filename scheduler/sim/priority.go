@@ -51,7 +51,7 @@ func usePriority(cfg *scheduler.Config, d Spec, tr *workloads.Trace, mach *machi
 		return fmt.Errorf("%s: PriorityType is %s; --priority multifactor replays priority/multifactor", c.File, c.PriorityType)
 	}
 	useSched(cfg, d, &conf)
-	p := &scheduler.Priority{
+	p := &scheduler.Priority{EndUsage: conf.EnforceLimits,
 		WeightAge: conf.WeightAge, WeightFairshare: conf.WeightFairshare, WeightJobSize: conf.WeightJobSize,
 		WeightPartition: conf.WeightPartition, WeightQOS: conf.WeightQOS,
 		MaxAge: conf.MaxAge, HalfLife: conf.DecayHalfLife, CalcPeriod: conf.CalcPeriod, FavorSmall: conf.FavorSmall,
@@ -111,7 +111,7 @@ func useSched(cfg *scheduler.Config, d Spec, c *slurmconf.Conf) {
 	}
 	s := c.Sched
 	cfg.SlurmSched = &scheduler.SlurmSched{BfInterval: s.BfInterval, BfMaxJobTest: s.BfMaxJobTest, BfWindow: s.BfWindow,
-		BfResolution: s.BfResolution, BfPartCountResv: s.BfPartCountResv, BatchDelay: s.BatchDelay}
+		BfResolution: s.BfResolution, BfPartCountResv: s.BfPartCountResv, BatchDelay: s.BatchDelay, SchedInterval: s.Interval}
 }
 
 // partFactors returns each partition's PriorityJobFactor over the largest,

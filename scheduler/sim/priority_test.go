@@ -90,3 +90,24 @@ func idx(names []string, s string) int64 {
 	}
 	return -1
 }
+
+// A piped sacct log names its users and accounts only as it is read, after
+// the associations are resolved; with --assoc, Open loads the trace whole so
+// that the file's associations are the ones the jobs get (before, every
+// user of a piped log became a new one-share association named by number).
+func TestOpenWithAssocKnowsNames(t *testing.T) {
+	spec := Spec{Trace: "../../testdata/sacct/jobs.sacct", Procs: 64, Priority: "multifactor", Assoc: "../../testdata/sacct/assoc.txt"}
+	tr, _, closeFn, err := Open(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	if idx(tr.Names.Users, "u1") < 0 || idx(tr.Names.Accounts, "astro") < 0 {
+		t.Fatalf("Open with --assoc: users %q, accounts %q: want the log's names before the run", tr.Names.Users, tr.Names.Accounts)
+	}
+	res := newAssocResolverFrom(t, spec.Assoc, tr)
+	u1 := res.of(&workloads.Job{User: idx(tr.Names.Users, "u1"), Group: idx(tr.Names.Accounts, "astro")})
+	if got := len(res.tree.UserShares); u1 >= got || res.tree.UserShares[u1] != 3 {
+		t.Errorf("u1/astro: association %d of %d: want the file's (3 shares)", u1, got)
+	}
+}

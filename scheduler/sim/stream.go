@@ -15,7 +15,8 @@ import (
 // the whole file, and runs with DR events (whose placement and checks need
 // the whole trace) load it into memory instead (Load), and so does a run
 // on a machine file that routes jobs by their partition names (no
-// --partition-map): a streamed sacct log names its partitions as it goes,
+// --partition-map) or with an associations file (--assoc): a streamed
+// sacct log names its partitions, users and accounts as it goes,
 // and the router needs the whole table before the first job.
 //
 // A piped trace whose submits turn out not to be in order makes Run fail
@@ -23,7 +24,7 @@ import (
 // close when the run is over.
 func Open(s Spec) (tr *workloads.Trace, src scheduler.Source, close func(), err error) {
 	d := s.withDefaults()
-	byName := d.Machine != "" && d.PartitionMap == ""
+	byName := d.Machine != "" && d.PartitionMap == "" || d.Assoc != ""
 	if d.Trace != "" && d.DREvents == "" && d.DRRatio == 0 && d.DRDaily == "" && !byName {
 		opt, err := readOptions(d)
 		if err != nil {

@@ -27,6 +27,12 @@ type Conf struct {
 	DecayHalfLife   float64 // s (PriorityDecayHalfLife; default 7 days; 0 = no decay)
 	CalcPeriod      float64 // s (PriorityCalcPeriod; default 5 minutes)
 	FavorSmall      bool
+	// EnforceLimits is AccountingStorageEnforce with limits (or 2, safe,
+	// all): only then does Slurm 22.05 add a finished job's last stretch of
+	// usage at its end (priority_p_job_end, called from the limits code);
+	// otherwise usage accrues only at recompute instants, for the jobs
+	// running then.
+	EnforceLimits bool
 
 	SchedulerType string // sched/backfill (default) or sched/builtin
 	Sched         Sched
@@ -83,7 +89,7 @@ var known = map[string]bool{
 	"prioritytype": true, "priorityflags": true, "priorityweightage": true, "priorityweightfairshare": true,
 	"priorityweightjobsize": true, "priorityweightpartition": true, "priorityweightqos": true,
 	"prioritymaxage": true, "prioritydecayhalflife": true, "prioritycalcperiod": true, "priorityfavorsmall": true,
-	"schedulertype": true, "schedulerparameters": true, "partitionname": true,
+	"schedulertype": true, "schedulerparameters": true, "partitionname": true, "accountingstorageenforce": true,
 }
 
 // Parse reads a slurm.conf from r; file names it in errors.
@@ -109,7 +115,7 @@ func (c *Conf) Set(spec, what string) error {
 	err := c.parse(strings.NewReader(strings.ReplaceAll(spec, ";", "\n")), what)
 	c.File = file
 	if err == nil && len(c.Unknown) > unknown {
-		err = fmt.Errorf("%s: unknown key %s (known: the Priority* keys, PartitionName, SchedulerType, SchedulerParameters)", what, c.Unknown[unknown])
+		err = fmt.Errorf("%s: unknown key %s (known: the Priority* keys, PartitionName, SchedulerType, SchedulerParameters, AccountingStorageEnforce)", what, c.Unknown[unknown])
 	}
 	c.Unknown = c.Unknown[:unknown]
 	return err
@@ -178,6 +184,14 @@ func (c *Conf) parse(r io.Reader, file string) error {
 			}
 		case "priorityfavorsmall":
 			c.FavorSmall, err = yesNo(val)
+		case "accountingstorageenforce":
+			c.EnforceLimits = false
+			for _, f := range strings.Split(val, ",") {
+				switch strings.ToLower(strings.TrimSpace(f)) {
+				case "limits", "2", "safe", "all":
+					c.EnforceLimits = true
+				}
+			}
 		case "schedulertype":
 			switch strings.ToLower(val) {
 			case "sched/backfill", "sched/builtin":

@@ -153,3 +153,28 @@ func TestSet(t *testing.T) {
 		}
 	}
 }
+
+// AccountingStorageEnforce: limits, 2, safe and all turn on the limits code
+// (and with it Slurm's job-end usage); associations, qos or nothing do not.
+func TestEnforceLimits(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"", false},
+		{"AccountingStorageEnforce=associations", false},
+		{"AccountingStorageEnforce=associations,qos", false},
+		{"AccountingStorageEnforce=associations,limits", true},
+		{"AccountingStorageEnforce=2", true},
+		{"AccountingStorageEnforce=Safe", true},
+		{"AccountingStorageEnforce=all", true},
+	} {
+		c, err := Parse(strings.NewReader(tc.in+"\n"), "s.conf")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.EnforceLimits != tc.want || len(c.Unknown) != 0 {
+			t.Errorf("Parse(%q): EnforceLimits %v (unknown %q), want %v", tc.in, c.EnforceLimits, c.Unknown, tc.want)
+		}
+	}
+}

@@ -1,8 +1,9 @@
 // Package slurmconf reads the part of a Slurm configuration that decides
 // the order in which Slurm starts jobs: the multifactor priority keys and
 // the backfill SchedulerParameters of a slurm.conf, the partitions'
-// PriorityJobFactor, and the fair-share associations (a small TOML file or
-// the output of `sacctmgr show assoc -P`).
+// PriorityJobFactor, AccountingStorageEnforce (whether a finished job's
+// last stretch of usage counts), and the fair-share associations (a small
+// TOML file or the output of `sacctmgr show assoc -P`).
 //
 // Keys it does not use are ignored and returned once each (Conf.Unknown),
 // so an operator can point drsim at a centre's own slurm.conf. A bad value
