@@ -12,6 +12,11 @@ import (
 	"drsim/internal/slurmlex"
 )
 
+// SlurmKeys are the slurm.conf keys the machine is read from (the reader's
+// switch below), so that a slurm.conf given both as the machine and as
+// --slurm-conf does not list them as ignored.
+var SlurmKeys = []string{"ClusterName", "SelectType", "SelectTypeParameters", "NodeName", "NodeSet", "PartitionName"}
+
 // A slurm.conf describes the machine with NodeName, NodeSet and
 // PartitionName lines, SelectType and SelectTypeParameters; slurmgres.go
 // reads Gres= and gres.conf, slurmbuild.go turns what this file reads into

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -29,7 +31,7 @@ func usePriority(cfg *scheduler.Config, d Spec, tr *workloads.Trace, mach *machi
 		if d.SlurmConf == "" && d.SlurmSet == "" {
 			return nil
 		}
-		conf, err := loadConf(d.SlurmConf, d.SlurmSet)
+		conf, err := loadConf(d.SlurmConf, d.SlurmSet, d.Machine)
 		if err != nil {
 			return err
 		}
@@ -42,7 +44,7 @@ func usePriority(cfg *scheduler.Config, d Spec, tr *workloads.Trace, mach *machi
 	if d.Order != "submit" {
 		return fmt.Errorf("order: %q with --priority multifactor, which orders the queue by priority", d.Order)
 	}
-	c, err := loadConf(d.SlurmConf, d.SlurmSet)
+	c, err := loadConf(d.SlurmConf, d.SlurmSet, d.Machine)
 	if err != nil {
 		return err
 	}
@@ -85,8 +87,9 @@ func usePriority(cfg *scheduler.Config, d Spec, tr *workloads.Trace, mach *machi
 }
 
 // loadConf reads a slurm.conf (Slurm's defaults without one), lists its
-// ignored keys once, and applies the --slurm-set settings over it.
-func loadConf(path, set string) (*slurmconf.Conf, error) {
+// ignored keys once (without those the machine was read from when it is
+// also --machine), and applies the --slurm-set settings over it.
+func loadConf(path, set, machinePath string) (*slurmconf.Conf, error) {
 	d := slurmconf.Default()
 	c := &d
 	if path != "" {
@@ -94,8 +97,14 @@ func loadConf(path, set string) (*slurmconf.Conf, error) {
 		if c, err = slurmconf.Load(path); err != nil {
 			return nil, err
 		}
-		if len(c.Unknown) > 0 && UnknownKeysOut != nil {
-			fmt.Fprintf(UnknownKeysOut, "drsim: %s: ignored keys: %s\n", c.File, strings.Join(c.Unknown, " "))
+		unknown := c.Unknown
+		if machinePath != "" && filepath.Clean(machinePath) == filepath.Clean(path) {
+			unknown = slices.DeleteFunc(slices.Clone(unknown), func(k string) bool {
+				return slices.ContainsFunc(machine.SlurmKeys, func(m string) bool { return strings.EqualFold(k, m) })
+			})
+		}
+		if len(unknown) > 0 && UnknownKeysOut != nil {
+			fmt.Fprintf(UnknownKeysOut, "drsim: %s: ignored keys: %s\n", c.File, strings.Join(unknown, " "))
 		}
 	}
 	if err := c.Set(set, "--slurm-set"); err != nil {
