@@ -39,6 +39,36 @@ func (s *MCKP) incumbent(classes [][]Option) {
 		}
 	}
 	s.fill(classes, free)
+	s.hinted(classes)
+}
+
+// hinted replaces the incumbent by s.Hint, improved by the same greedy
+// pass, when that is cheaper. It is built in the scratch s.pick and
+// swapped in when it wins.
+func (s *MCKP) hinted(classes [][]Option) {
+	if len(s.Hint) != len(classes) {
+		return
+	}
+	s.pick = mckpResize(s.pick, len(classes))
+	free := s.capacity
+	for j, opts := range classes {
+		k := s.Hint[j]
+		if k < 0 || k >= len(opts) || !isFiniteF(opts[k].Weight) || !isFiniteF(opts[k].Cost) {
+			return
+		}
+		s.pick[j] = int32(k)
+		free -= opts[k].Weight
+	}
+	if free < 0 {
+		return
+	}
+	best := s.best
+	s.inc, s.pick = s.pick, s.inc
+	s.fill(classes, free)
+	if !(s.best < best) {
+		s.inc, s.pick = s.pick, s.inc
+		s.best = best
+	}
 }
 
 // fill upgrades s.inc class by class to the cheapest option that fits in

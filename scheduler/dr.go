@@ -58,6 +58,7 @@ type DR struct {
 	slots   []int32
 	all     []int32 // scratch: the running slots, for quick
 	choice  []int
+	hint    []int     // per job: its level now, MCKP's starting incumbent
 	best    []int     // per app: the level of least energy per unit of work (-1: not computed)
 	lowest  []int     // per app: the level of least power
 	bestP   []float64 // per app: the power per processor at best (quick)
@@ -235,6 +236,16 @@ func (g *DR) solve(levels func(app int) []powercap.Level, capacity float64) (cho
 		g.classes = append(g.classes, g.opts[k:k+m:k+m])
 		k += m
 	}
+	// The jobs' current levels, the previous answer for those that were
+	// running then, are the search's starting incumbent when they fit.
+	g.hint = g.hint[:0]
+	for _, j := range g.jobs {
+		g.hint = append(g.hint, j.level)
+		if j.fixed {
+			g.hint[len(g.hint)-1] = 0
+		}
+	}
+	g.mckp.Hint = g.hint
 	choice, cost, ok := g.mckp.Solve(g.classes, capacity)
 	g.budget.note(&g.mckp, cost)
 	if ok {
