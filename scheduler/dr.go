@@ -56,13 +56,14 @@ type DR struct {
 	wts     []float64
 	vals    []float64
 	slots   []int32
-	all     []int32 // scratch: the running slots, for quick
 	choice  []int
 	hint    []int     // per job: its level now, MCKP's starting incumbent
 	best    []int     // per app: the level of least energy per unit of work (-1: not computed)
 	lowest  []int     // per app: the level of least power
 	bestP   []float64 // per app: the power per processor at best (quick)
 	lowered bool      // some job may be below its top level
+	steady  bool      // quick's last answer does not depend on the time
+	memo    drMemo
 
 	// Counters, for tests and reports: level problems solved in full (the
 	// quick path excluded) and those that needed evictions.
@@ -138,17 +139,51 @@ func (g *DR) Adjust(c *Control) {
 		return
 	}
 	g.lowered = true
-	if g.quick(c) {
+	if g.unchanged(c) {
+		if g.memo.fit {
+			return // quick's answer is in force and still is
+		}
+	} else if g.quick(c) {
+		g.remember(c, true)
 		return
 	}
 	g.collect(c)
 	if g.assign(c) {
+		g.remember(c, false)
 		return
 	}
 	g.Infeasible++
+	g.memo.valid = false
 	g.evict(c)
 	g.collect(c)
 	g.assign(c)
+}
+
+// drMemo is what the last Adjust left behind, for unchanged: the running
+// list's epoch, the limit and the idle power then, and whether every job at
+// its own least-energy level fitted (quick). Valid only when that answer
+// did not depend on the time: every running job was steady (quick).
+type drMemo struct {
+	epoch       uint64
+	limit, idle float64
+	fit, valid  bool
+}
+
+// unchanged reports whether nothing quick reads changed since the last
+// Adjust: the same running jobs (the list's epoch counts every insert and
+// remove, so re-timed jobs count too), the same limit and idle power, and
+// only steady jobs, whose least-energy level does not depend on the time.
+// Then quick's answer is the memo's: if it fitted, every job is still at
+// that level (only the governor moves levels) and there is nothing to do;
+// if not, the knapsack must be solved again (its costs did change).
+func (g *DR) unchanged(c *Control) bool {
+	m := &g.memo
+	return m.valid && c.e.parts == nil && m.epoch == c.e.runs.epoch && m.limit == c.Limit() && m.idle == c.IdlePower()
+}
+
+// remember records the state after an Adjust whose quick answer was fit.
+func (g *DR) remember(c *Control, fit bool) {
+	g.memo = drMemo{epoch: c.e.runs.epoch, limit: c.Limit(), idle: c.IdlePower(), fit: fit, valid: g.steady}
 }
 
 // running copies the running slots (in the engine's estimated-end order,
@@ -301,29 +336,33 @@ func (g *DR) quick(c *Control) bool {
 			g.bestP = append(g.bestP, e.cfg.Apps[app].Levels[g.levelFor(c.Levels, app, 1)].Power)
 		}
 	}
-	g.all = e.runs.appendSlots(g.all[:0])
-	for _, s := range g.all {
-		j := &e.jobs[s]
-		k := j.level
-		if j.fixed < 0 {
-			if j.est > j.run && j.run >= 0 {
-				// 0 ≤ alpha ≤ 1, so est − alpha·run > 0: the least-energy
-				// level, as levelFor would say, without the division.
-				k = g.best[j.app]
-				w += float64(j.procs) * j.pf * g.bestP[j.app]
-				if k != j.level {
-					g.slots = append(g.slots, s)
-					g.choice = append(g.choice, k)
+	g.steady = true
+	for _, b := range e.runs.blocks { // read only: SetLevel comes after
+		for i := range b {
+			s := b[i].slot
+			j := &e.jobs[s]
+			k := j.level
+			if j.fixed < 0 {
+				if j.est > j.run && j.run >= 0 {
+					// 0 ≤ alpha ≤ 1, so est − alpha·run > 0: the least-energy
+					// level, as levelFor would say, without the division.
+					k = g.best[j.app]
+					w += float64(j.procs) * j.pf * g.bestP[j.app]
+					if k != j.level {
+						g.slots = append(g.slots, s)
+						g.choice = append(g.choice, k)
+					}
+					continue
 				}
-				continue
+				g.steady = false // its remaining work may reach 0: its level depends on the time
+				alpha := min(1, j.alpha+(e.now-j.last)/j.dur)
+				k = g.levelFor(c.Levels, j.app, j.est-alpha*j.run)
 			}
-			alpha := min(1, j.alpha+(e.now-j.last)/j.dur)
-			k = g.levelFor(c.Levels, j.app, j.est-alpha*j.run)
-		}
-		w += float64(j.procs) * j.pf * e.cfg.Apps[j.app].Levels[k].Power
-		if k != j.level {
-			g.slots = append(g.slots, s)
-			g.choice = append(g.choice, k)
+			w += float64(j.procs) * j.pf * e.cfg.Apps[j.app].Levels[k].Power
+			if k != j.level {
+				g.slots = append(g.slots, s)
+				g.choice = append(g.choice, k)
+			}
 		}
 	}
 	if w > c.Limit()-c.IdlePower() {
