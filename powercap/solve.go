@@ -292,7 +292,7 @@ func (s *MCKP) reduce(classes [][]Option) bool {
 			if o := opts[k]; o.Cost < lastC {
 				s.undom = append(s.undom, k)
 				lastC = o.Cost
-				maxW = math.Max(maxW, math.Abs(o.Weight))
+				maxW = max(maxW, math.Abs(o.Weight))
 			}
 		}
 		s.tmpIdx = idx

@@ -61,7 +61,7 @@ func (b *lpBound) build(s *MCKP, classes [][]Option, sel, start []int32) {
 			a, c := opts[h[i-1]], opts[h[i]]
 			dw, g := c.Weight-a.Weight, a.Cost-c.Cost
 			b.incs = append(b.incs, lpInc{eff: g / dw, dw: dw, gain: g, class: int32(j)})
-			b.maxEff = math.Max(b.maxEff, g/dw)
+			b.maxEff = max(b.maxEff, g/dw)
 			b.absG += g
 		}
 	}

@@ -105,8 +105,8 @@ func (s *MCKP) prepare(classes [][]Option) {
 	for j, opts := range classes {
 		mn, mx := math.Inf(1), 0.0
 		for _, k := range s.undom[s.undomStart[j]:s.undomStart[j+1]] {
-			mn = math.Min(mn, opts[k].Cost+lam*opts[k].Weight)
-			mx = math.Max(mx, math.Abs(opts[k].Cost))
+			mn = min(mn, opts[k].Cost+lam*opts[k].Weight)
+			mx = max(mx, math.Abs(opts[k].Cost))
 		}
 		s.minL[j] = mn
 		absC += mx
@@ -141,7 +141,7 @@ func (s *MCKP) filter(classes [][]Option, limit float64) {
 			if rc := o.Cost + lam*o.Weight - s.minL[j]; rc <= gap {
 				s.active = append(s.active, k)
 				if rc > 0 {
-					s.key[j] = math.Min(s.key[j], rc)
+					s.key[j] = min(s.key[j], rc)
 				}
 			}
 		}
