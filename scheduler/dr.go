@@ -64,6 +64,7 @@ type DR struct {
 	lowered bool      // some job may be below its top level
 	steady  bool      // quick's last answer does not depend on the time
 	memo    drMemo
+	seen    []drSeen // per engine slot: what quick knows of the run in it
 
 	// Counters, for tests and reports: level problems solved in full (the
 	// quick path excluded) and those that needed evictions.
@@ -198,7 +199,7 @@ func (g *DR) running(c *Control) []int32 {
 func (g *DR) raise(c *Control) {
 	for _, s := range g.running(c) {
 		j := c.Job(s)
-		c.SetLevel(s, len(c.Levels(j.App))-1)
+		g.setLevel(c, s, len(c.Levels(j.App))-1)
 	}
 	g.lowered = false
 }
@@ -222,7 +223,7 @@ func (g *DR) assign(c *Control) bool {
 	}
 	for i, j := range g.jobs {
 		if !j.fixed {
-			c.SetLevel(j.slot, choice[i])
+			g.setLevel(c, j.slot, choice[i])
 		}
 	}
 	return true
@@ -323,9 +324,12 @@ func (g *DR) levelFor(levels func(app int) []powercap.Level, app int, rem float6
 // quick is the common case of Adjust, without synchronising or copying
 // the running jobs: if every job at its own least-energy level fits the
 // limit, that is the optimum of the level problem, so apply it and report
-// true. It reads the engine's jobs directly (it is in the same package) and
-// computes each job's estimated remaining work as of now without
-// synchronising it; it changes nothing when it reports false.
+// true. It walks the engine's running list in place (it is in the same
+// package) and reads each run's row of g.seen, filled from the engine's
+// job on first sight, instead of the job itself: a steady job's level and
+// power there never change. Other jobs' estimated remaining work is
+// computed as of now without synchronising them. It changes nothing when
+// it reports false.
 func (g *DR) quick(c *Control) bool {
 	e := c.e
 	g.slots, g.choice = g.slots[:0], g.choice[:0]
@@ -336,32 +340,32 @@ func (g *DR) quick(c *Control) bool {
 			g.bestP = append(g.bestP, e.cfg.Apps[app].Levels[g.levelFor(c.Levels, app, 1)].Power)
 		}
 	}
+	if n := len(e.jobs); len(g.seen) < n {
+		g.seen = append(g.seen, make([]drSeen, n-len(g.seen))...)
+	}
 	g.steady = true
 	for _, b := range e.runs.blocks { // read only: SetLevel comes after
 		for i := range b {
-			s := b[i].slot
-			j := &e.jobs[s]
-			k := j.level
-			if j.fixed < 0 {
-				if j.est > j.run && j.run >= 0 {
-					// 0 ≤ alpha ≤ 1, so est − alpha·run > 0: the least-energy
-					// level, as levelFor would say, without the division.
-					k = g.best[j.app]
-					w += float64(j.procs) * j.pf * g.bestP[j.app]
-					if k != j.level {
-						g.slots = append(g.slots, s)
-						g.choice = append(g.choice, k)
-					}
-					continue
-				}
-				g.steady = false // its remaining work may reach 0: its level depends on the time
-				alpha := min(1, j.alpha+(e.now-j.last)/j.dur)
-				k = g.levelFor(c.Levels, j.app, j.est-alpha*j.run)
+			r := &b[i]
+			t := &g.seen[r.slot]
+			if t.seq != r.seq || t.procs != r.procs {
+				g.see(e, t, r)
+			} else if e.cfg.Check {
+				g.checkSeen(e, t, r)
 			}
-			w += float64(j.procs) * j.pf * e.cfg.Apps[j.app].Levels[k].Power
-			if k != j.level {
-				g.slots = append(g.slots, s)
-				g.choice = append(g.choice, k)
+			k := t.k
+			if t.steady {
+				w += t.w
+			} else {
+				g.steady = false // its remaining work may reach 0: its level depends on the time
+				j := &e.jobs[r.slot]
+				alpha := min(1, j.alpha+(e.now-j.last)/j.dur)
+				k = int32(g.levelFor(c.Levels, j.app, j.est-alpha*j.run))
+				w += float64(j.procs) * j.pf * e.cfg.Apps[j.app].Levels[k].Power
+			}
+			if k != t.lv {
+				g.slots = append(g.slots, r.slot)
+				g.choice = append(g.choice, int(k))
 			}
 		}
 	}
@@ -369,9 +373,62 @@ func (g *DR) quick(c *Control) bool {
 		return false
 	}
 	for i, s := range g.slots {
-		c.SetLevel(s, g.choice[i])
+		g.setLevel(c, s, g.choice[i])
 	}
 	return true
+}
+
+// drSeen is what quick knows of one run (a start of a job in a slot): the
+// level the job is at (only the governor moves it) and, for a steady job,
+// its least-energy level and the power per quick's sum at it. Steady: a
+// fixed level, or an estimate above the runtime, so that the estimated
+// remaining work est − α·run stays positive and the least-energy level
+// never changes.
+type drSeen struct {
+	seq    uint64 // the run's start sequence number (runEntry.seq); 0: none
+	w      float64
+	k, lv  int32
+	procs  int32
+	steady bool
+}
+
+// see fills t for running entry r from the engine's job.
+func (g *DR) see(e *Engine, t *drSeen, r *runEntry) {
+	j := &e.jobs[r.slot]
+	*t = drSeen{seq: r.seq, procs: r.procs, lv: int32(j.level), k: int32(j.level), steady: true}
+	switch {
+	case j.fixed >= 0:
+		t.w = float64(j.procs) * j.pf * e.cfg.Apps[j.app].Levels[j.level].Power
+	case j.est > j.run && j.run >= 0:
+		// 0 ≤ alpha ≤ 1, so est − alpha·run > 0: the least-energy level,
+		// as levelFor would say, without the division.
+		t.k = int32(g.best[j.app])
+		t.w = float64(j.procs) * j.pf * g.bestP[j.app]
+	default:
+		t.steady = false
+	}
+}
+
+// checkSeen (under Config.Check) verifies that t still describes running
+// entry r's job: the level it is at and, if steady, quick's power for it.
+func (g *DR) checkSeen(e *Engine, t *drSeen, r *runEntry) {
+	var u drSeen
+	g.see(e, &u, r)
+	if u.lv != t.lv || u.steady != t.steady || t.steady && (u.k != t.k || u.w != t.w) {
+		e.violate("dr: job %d: quick's record %+v, job now %+v", e.jobs[r.slot].id, *t, u)
+	}
+}
+
+// setLevel moves running slot s to level lv and keeps quick's record of
+// its level.
+func (g *DR) setLevel(c *Control, s int32, lv int) {
+	c.SetLevel(s, lv)
+	if int(s) < len(g.seen) {
+		j := &c.e.jobs[s]
+		if t := &g.seen[s]; t.seq == j.startSeq {
+			t.lv = int32(j.level)
+		}
+	}
 }
 
 // evict keeps the running jobs that maximise the energy already spent and
