@@ -1,7 +1,6 @@
 package powercap
 
 import (
-	"cmp"
 	"math"
 	"slices"
 )
@@ -171,10 +170,7 @@ func (s *MCKP) order(classes [][]Option) {
 		}
 	}
 	slices.SortFunc(s.ord[n:], func(a, b int32) int {
-		if c := cmp.Compare(s.key[b], s.key[a]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
+		return descending(s.key[a], s.key[b], a, b)
 	})
 }
 
@@ -220,9 +216,6 @@ func (s *MCKP) heavyFirst(classes [][]Option) {
 		}
 	}
 	slices.SortFunc(s.ord, func(a, b int32) int {
-		if c := cmp.Compare(s.span[b], s.span[a]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
+		return descending(s.span[a], s.span[b], a, b)
 	})
 }
