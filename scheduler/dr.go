@@ -65,6 +65,8 @@ type DR struct {
 	steady  bool      // quick's last answer does not depend on the time
 	memo    drMemo
 	seen    []drSeen // per engine slot: what quick knows of the run in it
+	plain   bool     // tests: no memo, no per-run records, no hint (the caches' reference)
+	skips   int      // Adjusts that the memo answered without a scan (tests)
 
 	// Counters, for tests and reports: level problems solved in full (the
 	// quick path excluded) and those that needed evictions.
@@ -141,6 +143,7 @@ func (g *DR) Adjust(c *Control) {
 	}
 	g.lowered = true
 	if g.unchanged(c) {
+		g.skips++
 		if g.memo.fit {
 			return // quick's answer is in force and still is
 		}
@@ -179,7 +182,7 @@ type drMemo struct {
 // if not, the knapsack must be solved again (its costs did change).
 func (g *DR) unchanged(c *Control) bool {
 	m := &g.memo
-	return m.valid && c.e.parts == nil && m.epoch == c.e.runs.epoch && m.limit == c.Limit() && m.idle == c.IdlePower()
+	return !g.plain && m.valid && c.e.parts == nil && m.epoch == c.e.runs.epoch && m.limit == c.Limit() && m.idle == c.IdlePower()
 }
 
 // remember records the state after an Adjust whose quick answer was fit.
@@ -282,6 +285,9 @@ func (g *DR) solve(levels func(app int) []powercap.Level, capacity float64) (cho
 		}
 	}
 	g.mckp.Hint = g.hint
+	if g.plain {
+		g.mckp.Hint = nil
+	}
 	choice, cost, ok := g.mckp.Solve(g.classes, capacity)
 	g.budget.note(&g.mckp, cost)
 	if ok {
@@ -348,7 +354,7 @@ func (g *DR) quick(c *Control) bool {
 		for i := range b {
 			r := &b[i]
 			t := &g.seen[r.slot]
-			if t.seq != r.seq || t.procs != r.procs {
+			if t.seq != r.seq || t.procs != r.procs || g.plain {
 				g.see(e, t, r)
 			} else if e.cfg.Check {
 				g.checkSeen(e, t, r)
