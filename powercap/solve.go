@@ -114,6 +114,13 @@ type MCKP struct {
 	// round that found no solution) that the cost is within Cost − Bound of.
 	Exact bool
 	Bound float64
+	// Hint, when it has one entry per class, names a choice (an option
+	// index per class) that Solve tries as a starting incumbent besides its
+	// own: typically the previous answer to a similar problem (the same
+	// jobs a moment earlier). A hint that does not fit, or names a missing
+	// or non-finite option, is ignored. It only speeds the search up (a
+	// closer incumbent prunes more); the answer is the optimum either way.
+	Hint []int
 }
 
 // DefaultBudget is MCKP.Budget's default. The level problems of a few
@@ -285,7 +292,7 @@ func (s *MCKP) reduce(classes [][]Option) bool {
 			if o := opts[k]; o.Cost < lastC {
 				s.undom = append(s.undom, k)
 				lastC = o.Cost
-				maxW = math.Max(maxW, math.Abs(o.Weight))
+				maxW = max(maxW, math.Abs(o.Weight))
 			}
 		}
 		s.tmpIdx = idx

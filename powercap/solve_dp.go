@@ -59,7 +59,7 @@ func (s *MCKP) expand(opts []Option, q int) {
 	s.cands = s.cands[:0]
 	s.seg = s.seg[:0]
 	limW := s.capacity + s.slackW - s.sufW[q+1]
-	limC := math.Min(s.best, s.target) + s.slackC
+	limC := min(s.best, s.target) + s.slackC
 	lam, restC, restL := s.lambda, s.sufC[q+1], s.sufL[q+1]
 	for _, k := range act {
 		s.seg = append(s.seg, int32(len(s.cands)))
@@ -107,7 +107,7 @@ func (s *MCKP) complete(w, c float64, q int, limC float64, st mckpStep) float64 
 		s.best = c + s.incC[q]
 		s.keep(st, q, s.inc)
 	}
-	return math.Min(limC, s.best+s.slackC)
+	return min(limC, s.best+s.slackC)
 }
 
 // keep records the choice behind a new incumbent cost: the partial

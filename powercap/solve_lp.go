@@ -1,7 +1,6 @@
 package powercap
 
 import (
-	"cmp"
 	"math"
 	"slices"
 )
@@ -61,15 +60,12 @@ func (b *lpBound) build(s *MCKP, classes [][]Option, sel, start []int32) {
 			a, c := opts[h[i-1]], opts[h[i]]
 			dw, g := c.Weight-a.Weight, a.Cost-c.Cost
 			b.incs = append(b.incs, lpInc{eff: g / dw, dw: dw, gain: g, class: int32(j)})
-			b.maxEff = math.Max(b.maxEff, g/dw)
+			b.maxEff = max(b.maxEff, g/dw)
 			b.absG += g
 		}
 	}
 	slices.SortFunc(b.incs, func(x, y lpInc) int { // (eff, class) is unique
-		if c := cmp.Compare(y.eff, x.eff); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.class, y.class)
+		return descending(x.eff, y.eff, x.class, y.class)
 	})
 	n := len(b.incs)
 	b.tree = mckpResize(b.tree, n+1)
@@ -95,6 +91,25 @@ func (b *lpBound) build(s *MCKP, classes [][]Option, sel, start []int32) {
 	for 1<<b.log2N <= n {
 		b.log2N++
 	}
+}
+
+// descending orders by a float key, largest first, then by an index,
+// smallest first. It is cmp.Compare(kb, ka), then cmp.Compare(ia, ib),
+// without cmp.Compare's NaN handling: keys are never NaN here (hull
+// efficiencies and cost spans of finite options; order leaves NaN keys
+// out).
+func descending(ka, kb float64, ia, ib int32) int {
+	switch {
+	case ka > kb:
+		return -1
+	case ka < kb:
+		return 1
+	case ia < ib:
+		return -1
+	case ia > ib:
+		return 1
+	}
+	return 0
 }
 
 // reset puts every class back into the bound (linear-time tree build).

@@ -1,7 +1,6 @@
 package powercap
 
 import (
-	"cmp"
 	"math"
 	"slices"
 )
@@ -39,6 +38,36 @@ func (s *MCKP) incumbent(classes [][]Option) {
 		}
 	}
 	s.fill(classes, free)
+	s.hinted(classes)
+}
+
+// hinted replaces the incumbent by s.Hint, improved by the same greedy
+// pass, when that is cheaper. It is built in the scratch s.pick and
+// swapped in when it wins.
+func (s *MCKP) hinted(classes [][]Option) {
+	if len(s.Hint) != len(classes) {
+		return
+	}
+	s.pick = mckpResize(s.pick, len(classes))
+	free := s.capacity
+	for j, opts := range classes {
+		k := s.Hint[j]
+		if k < 0 || k >= len(opts) || !isFiniteF(opts[k].Weight) || !isFiniteF(opts[k].Cost) {
+			return
+		}
+		s.pick[j] = int32(k)
+		free -= opts[k].Weight
+	}
+	if free < 0 {
+		return
+	}
+	best := s.best
+	s.inc, s.pick = s.pick, s.inc
+	s.fill(classes, free)
+	if !(s.best < best) {
+		s.inc, s.pick = s.pick, s.inc
+		s.best = best
+	}
 }
 
 // fill upgrades s.inc class by class to the cheapest option that fits in
@@ -75,8 +104,8 @@ func (s *MCKP) prepare(classes [][]Option) {
 	for j, opts := range classes {
 		mn, mx := math.Inf(1), 0.0
 		for _, k := range s.undom[s.undomStart[j]:s.undomStart[j+1]] {
-			mn = math.Min(mn, opts[k].Cost+lam*opts[k].Weight)
-			mx = math.Max(mx, math.Abs(opts[k].Cost))
+			mn = min(mn, opts[k].Cost+lam*opts[k].Weight)
+			mx = max(mx, math.Abs(opts[k].Cost))
 		}
 		s.minL[j] = mn
 		absC += mx
@@ -111,7 +140,7 @@ func (s *MCKP) filter(classes [][]Option, limit float64) {
 			if rc := o.Cost + lam*o.Weight - s.minL[j]; rc <= gap {
 				s.active = append(s.active, k)
 				if rc > 0 {
-					s.key[j] = math.Min(s.key[j], rc)
+					s.key[j] = min(s.key[j], rc)
 				}
 			}
 		}
@@ -141,10 +170,7 @@ func (s *MCKP) order(classes [][]Option) {
 		}
 	}
 	slices.SortFunc(s.ord[n:], func(a, b int32) int {
-		if c := cmp.Compare(s.key[b], s.key[a]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
+		return descending(s.key[a], s.key[b], a, b)
 	})
 }
 
@@ -190,9 +216,6 @@ func (s *MCKP) heavyFirst(classes [][]Option) {
 		}
 	}
 	slices.SortFunc(s.ord, func(a, b int32) int {
-		if c := cmp.Compare(s.span[b], s.span[a]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
+		return descending(s.span[a], s.span[b], a, b)
 	})
 }

@@ -56,12 +56,17 @@ type DR struct {
 	wts     []float64
 	vals    []float64
 	slots   []int32
-	all     []int32 // scratch: the running slots, for quick
 	choice  []int
+	hint    []int     // per job: its level now, MCKP's starting incumbent
 	best    []int     // per app: the level of least energy per unit of work (-1: not computed)
 	lowest  []int     // per app: the level of least power
 	bestP   []float64 // per app: the power per processor at best (quick)
 	lowered bool      // some job may be below its top level
+	steady  bool      // quick's last answer does not depend on the time
+	memo    drMemo
+	seen    []drSeen // per engine slot: what quick knows of the run in it
+	plain   bool     // tests: no memo, no per-run records, no hint (the caches' reference)
+	skips   int      // Adjusts that the memo answered without a scan (tests)
 
 	// Counters, for tests and reports: level problems solved in full (the
 	// quick path excluded) and those that needed evictions.
@@ -137,17 +142,52 @@ func (g *DR) Adjust(c *Control) {
 		return
 	}
 	g.lowered = true
-	if g.quick(c) {
+	if g.unchanged(c) {
+		g.skips++
+		if g.memo.fit {
+			return // quick's answer is in force and still is
+		}
+	} else if g.quick(c) {
+		g.remember(c, true)
 		return
 	}
 	g.collect(c)
 	if g.assign(c) {
+		g.remember(c, false)
 		return
 	}
 	g.Infeasible++
+	g.memo.valid = false
 	g.evict(c)
 	g.collect(c)
 	g.assign(c)
+}
+
+// drMemo is what the last Adjust left behind, for unchanged: the running
+// list's epoch, the limit and the idle power then, and whether every job at
+// its own least-energy level fitted (quick). Valid only when that answer
+// did not depend on the time: every running job was steady (quick).
+type drMemo struct {
+	epoch       uint64
+	limit, idle float64
+	fit, valid  bool
+}
+
+// unchanged reports whether nothing quick reads changed since the last
+// Adjust: the same running jobs (the list's epoch counts every insert and
+// remove, so re-timed jobs count too), the same limit and idle power, and
+// only steady jobs, whose least-energy level does not depend on the time.
+// Then quick's answer is the memo's: if it fitted, every job is still at
+// that level (only the governor moves levels) and there is nothing to do;
+// if not, the knapsack must be solved again (its costs did change).
+func (g *DR) unchanged(c *Control) bool {
+	m := &g.memo
+	return !g.plain && m.valid && c.e.parts == nil && m.epoch == c.e.runs.epoch && m.limit == c.Limit() && m.idle == c.IdlePower()
+}
+
+// remember records the state after an Adjust whose quick answer was fit.
+func (g *DR) remember(c *Control, fit bool) {
+	g.memo = drMemo{epoch: c.e.runs.epoch, limit: c.Limit(), idle: c.IdlePower(), fit: fit, valid: g.steady}
 }
 
 // running copies the running slots (in the engine's estimated-end order,
@@ -162,7 +202,7 @@ func (g *DR) running(c *Control) []int32 {
 func (g *DR) raise(c *Control) {
 	for _, s := range g.running(c) {
 		j := c.Job(s)
-		c.SetLevel(s, len(c.Levels(j.App))-1)
+		g.setLevel(c, s, len(c.Levels(j.App))-1)
 	}
 	g.lowered = false
 }
@@ -186,7 +226,7 @@ func (g *DR) assign(c *Control) bool {
 	}
 	for i, j := range g.jobs {
 		if !j.fixed {
-			c.SetLevel(j.slot, choice[i])
+			g.setLevel(c, j.slot, choice[i])
 		}
 	}
 	return true
@@ -235,6 +275,19 @@ func (g *DR) solve(levels func(app int) []powercap.Level, capacity float64) (cho
 		g.classes = append(g.classes, g.opts[k:k+m:k+m])
 		k += m
 	}
+	// The jobs' current levels, the previous answer for those that were
+	// running then, are the search's starting incumbent when they fit.
+	g.hint = g.hint[:0]
+	for _, j := range g.jobs {
+		g.hint = append(g.hint, j.level)
+		if j.fixed {
+			g.hint[len(g.hint)-1] = 0
+		}
+	}
+	g.mckp.Hint = g.hint
+	if g.plain {
+		g.mckp.Hint = nil
+	}
 	choice, cost, ok := g.mckp.Solve(g.classes, capacity)
 	g.budget.note(&g.mckp, cost)
 	if ok {
@@ -277,9 +330,12 @@ func (g *DR) levelFor(levels func(app int) []powercap.Level, app int, rem float6
 // quick is the common case of Adjust, without synchronising or copying
 // the running jobs: if every job at its own least-energy level fits the
 // limit, that is the optimum of the level problem, so apply it and report
-// true. It reads the engine's jobs directly (it is in the same package) and
-// computes each job's estimated remaining work as of now without
-// synchronising it; it changes nothing when it reports false.
+// true. It walks the engine's running list in place (it is in the same
+// package) and reads each run's row of g.seen, filled from the engine's
+// job on first sight, instead of the job itself: a steady job's level and
+// power there never change. Other jobs' estimated remaining work is
+// computed as of now without synchronising them. It changes nothing when
+// it reports false.
 func (g *DR) quick(c *Control) bool {
 	e := c.e
 	g.slots, g.choice = g.slots[:0], g.choice[:0]
@@ -290,38 +346,95 @@ func (g *DR) quick(c *Control) bool {
 			g.bestP = append(g.bestP, e.cfg.Apps[app].Levels[g.levelFor(c.Levels, app, 1)].Power)
 		}
 	}
-	g.all = e.runs.appendSlots(g.all[:0])
-	for _, s := range g.all {
-		j := &e.jobs[s]
-		k := j.level
-		if j.fixed < 0 {
-			if j.est > j.run && j.run >= 0 {
-				// 0 ≤ alpha ≤ 1, so est − alpha·run > 0: the least-energy
-				// level, as levelFor would say, without the division.
-				k = g.best[j.app]
-				w += float64(j.procs) * j.pf * g.bestP[j.app]
-				if k != j.level {
-					g.slots = append(g.slots, s)
-					g.choice = append(g.choice, k)
-				}
-				continue
+	if n := len(e.jobs); len(g.seen) < n {
+		g.seen = append(g.seen, make([]drSeen, n-len(g.seen))...)
+	}
+	g.steady = true
+	for _, b := range e.runs.blocks { // read only: SetLevel comes after
+		for i := range b {
+			r := &b[i]
+			t := &g.seen[r.slot]
+			if t.seq != r.seq || t.procs != r.procs || g.plain {
+				g.see(e, t, r)
+			} else if e.cfg.Check {
+				g.checkSeen(e, t, r)
 			}
-			alpha := min(1, j.alpha+(e.now-j.last)/j.dur)
-			k = g.levelFor(c.Levels, j.app, j.est-alpha*j.run)
-		}
-		w += float64(j.procs) * j.pf * e.cfg.Apps[j.app].Levels[k].Power
-		if k != j.level {
-			g.slots = append(g.slots, s)
-			g.choice = append(g.choice, k)
+			k := t.k
+			if t.steady {
+				w += t.w
+			} else {
+				g.steady = false // its remaining work may reach 0: its level depends on the time
+				j := &e.jobs[r.slot]
+				alpha := min(1, j.alpha+(e.now-j.last)/j.dur)
+				k = int32(g.levelFor(c.Levels, j.app, j.est-alpha*j.run))
+				w += float64(j.procs) * j.pf * e.cfg.Apps[j.app].Levels[k].Power
+			}
+			if k != t.lv {
+				g.slots = append(g.slots, r.slot)
+				g.choice = append(g.choice, int(k))
+			}
 		}
 	}
 	if w > c.Limit()-c.IdlePower() {
 		return false
 	}
 	for i, s := range g.slots {
-		c.SetLevel(s, g.choice[i])
+		g.setLevel(c, s, g.choice[i])
 	}
 	return true
+}
+
+// drSeen is what quick knows of one run (a start of a job in a slot): the
+// level the job is at (only the governor moves it) and, for a steady job,
+// its least-energy level and the power per quick's sum at it. Steady: a
+// fixed level, or an estimate above the runtime, so that the estimated
+// remaining work est − α·run stays positive and the least-energy level
+// never changes.
+type drSeen struct {
+	seq    uint64 // the run's start sequence number (runEntry.seq); 0: none
+	w      float64
+	k, lv  int32
+	procs  int32
+	steady bool
+}
+
+// see fills t for running entry r from the engine's job.
+func (g *DR) see(e *Engine, t *drSeen, r *runEntry) {
+	j := &e.jobs[r.slot]
+	*t = drSeen{seq: r.seq, procs: r.procs, lv: int32(j.level), k: int32(j.level), steady: true}
+	switch {
+	case j.fixed >= 0:
+		t.w = float64(j.procs) * j.pf * e.cfg.Apps[j.app].Levels[j.level].Power
+	case j.est > j.run && j.run >= 0:
+		// 0 ≤ alpha ≤ 1, so est − alpha·run > 0: the least-energy level,
+		// as levelFor would say, without the division.
+		t.k = int32(g.best[j.app])
+		t.w = float64(j.procs) * j.pf * g.bestP[j.app]
+	default:
+		t.steady = false
+	}
+}
+
+// checkSeen (under Config.Check) verifies that t still describes running
+// entry r's job: the level it is at and, if steady, quick's power for it.
+func (g *DR) checkSeen(e *Engine, t *drSeen, r *runEntry) {
+	var u drSeen
+	g.see(e, &u, r)
+	if u.lv != t.lv || u.steady != t.steady || t.steady && (u.k != t.k || u.w != t.w) {
+		e.violate("dr: job %d: quick's record %+v, job now %+v", e.jobs[r.slot].id, *t, u)
+	}
+}
+
+// setLevel moves running slot s to level lv and keeps quick's record of
+// its level.
+func (g *DR) setLevel(c *Control, s int32, lv int) {
+	c.SetLevel(s, lv)
+	if int(s) < len(g.seen) {
+		j := &c.e.jobs[s]
+		if t := &g.seen[s]; t.seq == j.startSeq {
+			t.lv = int32(j.level)
+		}
+	}
 }
 
 // evict keeps the running jobs that maximise the energy already spent and

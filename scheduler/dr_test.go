@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"drsim/powercap"
@@ -349,6 +350,74 @@ func TestDRNeverExceedsLimit(t *testing.T) {
 		t.Error("no evictions: the instances do not exercise the eviction path")
 	}
 	t.Logf("%d evictions", evictions)
+}
+
+// The governor's caches (the memo of quick's answer, the per-run records
+// quick reads, the previous levels as the knapsack's starting incumbent)
+// change nothing: on random instances with limits coming and going and
+// jobs running past their estimates (whose level depends on the time),
+// every job's record equals the one without them, under every policy; and
+// the memo did answer some Adjusts.
+func TestDRCachesChangeNothing(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 0))
+	skips := 0
+	for it := range 20 {
+		procs := 16 + rng.IntN(48)
+		tabs := randTables(rng, 3, 2+rng.IntN(6))
+		peak := 0.0
+		for _, tb := range tabs {
+			peak = math.Max(peak, tb.Max().Power*float64(procs))
+		}
+		var jobs []workloads.Job
+		at := 0.0
+		for id := range 200 {
+			at += math.Floor(rng.ExpFloat64() * 30)
+			run := 1 + math.Floor(rng.ExpFloat64()*300)
+			jobs = append(jobs, j(int64(id+1), at, run, int64(1+rng.IntN(procs)), math.Ceil(run*(0.5+2*rng.Float64()))))
+		}
+		var lim []LimitStep
+		for t := 0.0; t < at; t += 200 + math.Floor(rng.Float64()*2000) {
+			w := math.Inf(1)
+			if rng.IntN(3) > 0 {
+				w = peak * (0.2 + 0.8*rng.Float64())
+			}
+			lim = append(lim, LimitStep{t, w})
+		}
+		lim = append(lim, LimitStep{at + 1, math.Inf(1)})
+		for _, pol := range []string{"fcfs", "easy", "conservative"} {
+			var recs [2]map[int64]results.Record
+			for k, g := range []*DR{{}, {plain: true}} {
+				rec := &energyRec{byID: map[int64]results.Record{}}
+				e, err := New(Config{Procs: procs, Policy: pol, Apps: tabs, AppOf: func(w *workloads.Job) int { return int(w.ID % 3) },
+					IdleW: 5, Limits: lim, Governor: g, Recorder: rec, Check: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := e.Run(context.Background(), &SliceSource{Jobs: jobs}); err != nil {
+					t.Fatal(err)
+				}
+				if e.Stats().NViolations > 0 {
+					t.Fatalf("instance %d %s: %v", it, pol, e.Stats().Violations)
+				}
+				recs[k] = rec.byID
+				if k == 0 {
+					skips += g.skips
+				}
+			}
+			if len(recs[0]) != len(jobs) || !reflect.DeepEqual(recs[0], recs[1]) {
+				for id, a := range recs[1] {
+					if b := recs[0][id]; !reflect.DeepEqual(a, b) {
+						t.Fatalf("instance %d %s: job %d: %+v with the caches, %+v without", it, pol, id, b, a)
+					}
+				}
+				t.Fatalf("instance %d %s: %d records with the caches, %d without, of %d jobs", it, pol, len(recs[0]), len(recs[1]), len(jobs))
+			}
+		}
+	}
+	if skips == 0 {
+		t.Error("the memo never answered an Adjust: the instances do not exercise it")
+	}
+	t.Logf("%d Adjusts answered by the memo", skips)
 }
 
 // In steady state the optimiser does not allocate.

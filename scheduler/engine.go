@@ -212,6 +212,9 @@ type Engine struct {
 	changed  bool
 	newFrom  int
 	minScale float64 // smallest runtime scale of any level, for cheap bounds
+	// estByLimit: the governor's start level depends only on the job and
+	// the limit in force, so the wait queue's estimates are exact (jobs.go).
+	estByLimit bool
 	// finitePower: every application's lowest level and the idle power are
 	// finite, so no QueuedJob.Power is NaN (View.estExact).
 	finitePower bool
@@ -340,6 +343,8 @@ func New(cfg Config) (*Engine, error) {
 		e.govKind = govTop
 	case Powersave, *Powersave:
 		e.govKind = govBottom
+	case *DR, *Uniform: // start levels that depend only on the limit in force
+		e.estByLimit = true
 	}
 	e.hasPower = len(cfg.Apps) > 0
 	for i, t := range cfg.Apps {

@@ -111,14 +111,14 @@ func (e *Engine) enqueue(slot int32) {
 		// QueuedJobs and calling the Order: a fresh submit goes at the end.
 		j := &e.jobs[slot]
 		if last := e.wq.last(); last < 0 || e.jobs[last].submit < j.submit || (e.jobs[last].submit == j.submit && e.jobs[last].seq < j.seq) {
-			e.wq.push(slot, j.procs, e.estLow(j))
+			e.wq.push(slot, j.procs, e.estLow(j), e.powerLow(j))
 			return
 		}
 	}
 	a, b := &e.qa, &e.qb // engine-owned: locals would escape through Order.Less
 	e.fillQueued(a, slot)
 	if last := e.wq.last(); last < 0 || e.less(last, a, b) {
-		e.wq.push(slot, a.Procs, e.estLow(&e.jobs[slot]))
+		e.wq.push(slot, a.Procs, e.estLow(&e.jobs[slot]), e.powerLow(&e.jobs[slot]))
 		return
 	}
 	e.changed = true
@@ -129,7 +129,7 @@ func (e *Engine) enqueue(slot int32) {
 		}
 		return 1
 	})
-	e.wq.insert(i, slot, a.Procs, e.estLow(&e.jobs[slot]))
+	e.wq.insert(i, slot, a.Procs, e.estLow(&e.jobs[slot]), e.powerLow(&e.jobs[slot]))
 }
 
 // less reports whether queued slot s comes before the job described by a
@@ -142,28 +142,54 @@ func (e *Engine) less(s int32, a, b *QueuedJob) bool {
 func (e *Engine) fillQueued(q *QueuedJob, slot int32) {
 	j := &e.jobs[slot]
 	lv := e.startLevel(j)
-	scale, pw := 1.0, 0.0
+	scale := 1.0
 	if e.hasPower {
-		l := e.cfg.Apps[j.app].Levels[lv]
-		scale = l.Scale
-		low := e.cfg.Apps[j.app].Levels[0]
-		pw = float64(j.procs)*(low.Power*e.pfMax-e.cfg.IdleW) + j.gpuW // pfMax: variability.go, 1 without
+		scale = e.cfg.Apps[j.app].Levels[lv].Scale
 	}
+	pw := e.powerLow(j)
 	*q = QueuedJob{Slot: slot, Procs: j.procs, Est: j.est * scale, Submit: j.submit, Seq: j.seq, Power: pw, Prio: j.pr.prio}
+}
+
+// powerLow is QueuedJob.Power before nodepower.go's boot allowance, which
+// only adds to it: the power j adds at its lowest level, 0 without a
+// power model. The wait queue keeps it so that backfill scans skip jobs
+// that cannot fit the power headroom without filling them.
+func (e *Engine) powerLow(j *job) float64 {
+	if !e.hasPower {
+		return 0
+	}
+	low := e.cfg.Apps[j.app].Levels[0]
+	return float64(j.procs)*(low.Power*e.pfMax-e.cfg.IdleW) + j.gpuW // pfMax: variability.go, 1 without
 }
 
 // estLow returns a lower bound of the estimate j will have when it starts
 // (QueuedJob.Est): exact when the start level is known in advance (no power
-// model, a fixed level or a static governor), otherwise the top-level
-// estimate times the smallest runtime scale of any level.
+// model, a fixed level or a static governor) or depends only on the limit
+// in force (estByLimit: refreshLimitEst re-reads it when the limit
+// changes), otherwise the top-level estimate times the smallest runtime
+// scale of any level.
 func (e *Engine) estLow(j *job) float64 {
 	switch {
 	case !e.hasPower:
 		return j.est
-	case j.fixed >= 0 || e.govKind != govOther:
+	case j.fixed >= 0 || e.govKind != govOther || e.estByLimit && e.parts == nil:
 		return j.est * e.cfg.Apps[j.app].Levels[e.startLevel(j)].Scale
 	}
 	return j.est * e.minScale
+}
+
+// refreshLimitEst re-reads the wait queue's estimates after a limit change
+// when they depend on the limit (estByLimit), and rebuilds its bounds.
+func (e *Engine) refreshLimitEst() {
+	if !e.estByLimit || e.parts != nil || !e.hasPower {
+		return
+	}
+	for i, s := range e.wq.slots {
+		if s >= 0 {
+			e.wq.est[i] = e.estLow(&e.jobs[s])
+		}
+	}
+	e.wq.rebuild()
 }
 
 func (e *Engine) startLevel(j *job) int {
@@ -418,6 +444,7 @@ func (e *Engine) setLimit(w float64) {
 		e.lim.SetLimit(w)
 	}
 	e.dirty, e.changed = true, true
+	e.refreshLimitEst()
 }
 
 // reserve records slot's first reservation.

@@ -409,7 +409,7 @@ func (e *Engine) reprioritise() int {
 	e.wq.compact()
 	slices.SortStableFunc(e.wq.slots, func(a, b int32) int { return prioCmp(&e.jobs[a], &e.jobs[b]) })
 	for i, s := range e.wq.slots {
-		e.wq.procs[i], e.wq.est[i] = int32(e.jobs[s].procs), e.estLow(&e.jobs[s])
+		e.wq.procs[i], e.wq.est[i], e.wq.pw[i] = int32(e.jobs[s].procs), e.estLow(&e.jobs[s]), e.powerLow(&e.jobs[s])
 	}
 	e.wq.rebuild()
 	e.changed, e.dirty, e.newFrom = true, true, 0

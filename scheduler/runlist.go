@@ -15,6 +15,7 @@ type runList struct {
 	procs  []int        // per block: Σ procs of its entries
 	spare  [][]runEntry // emptied blocks, for reuse
 	n      int
+	epoch  uint64 // counts inserts and removes: equal epochs, same entries (DR.Adjust)
 
 	// Cursor of the last at(i), so that a walk in index order is O(1)
 	// per step; -1 when the list changed since.
@@ -81,6 +82,7 @@ func offset(b []runEntry, estEnd float64, seq uint64) (int, bool) {
 
 func (l *runList) insert(x runEntry) {
 	l.ci = -1
+	l.epoch++
 	l.n++
 	if len(l.blocks) == 0 {
 		l.blocks = append(l.blocks, append(l.newBlock(), x))
@@ -139,6 +141,7 @@ func (l *runList) remove(estEnd float64, seq uint64) bool {
 		return false
 	}
 	l.ci = -1
+	l.epoch++
 	l.n--
 	l.procs[bi] -= int(l.blocks[bi][o].procs)
 	b := slices.Delete(l.blocks[bi], o, o+1)

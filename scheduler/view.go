@@ -105,7 +105,8 @@ func (v *View) NextBackfill(i, extra int, shadow float64) int {
 	// The window is a little generous so that rounding in Now+Est ≤ shadow
 	// never hides a candidate; Fits and the exact test follow.
 	window := (shadow-v.Now)*(1+1e-12) + 1e-6
-	return v.e.wq.nextBackfill(i, v.Free(), extra, window)
+	room := v.PowerHeadroom()*(1+1e-12) + 1e-9 // PowerFits's tolerance: an entry above it does not fit
+	return v.e.wq.nextBackfill(i, v.Free(), extra, window, room)
 }
 
 // Job returns the job at queue position i (from Next).
@@ -114,6 +115,10 @@ func (v *View) Job(i int) *QueuedJob {
 		v.e.fillQueued(&v.q[i], v.e.wq.slots[i])
 		if v.e.np != nil {
 			v.e.bootAllowance(&v.q[i]) // nodepower.go
+		}
+		if w := &v.e.wq; v.e.cfg.Check && (w.est[i] > v.q[i].Est || w.pw[i] > v.q[i].Power) {
+			v.e.violate("queued job %d: wait-queue bounds (estimate %v, power %v) above its estimate %v and power %v",
+				v.e.jobs[w.slots[i]].id, w.est[i], w.pw[i], v.q[i].Est, v.q[i].Power)
 		}
 		v.stamp[i] = v.pass
 	}

@@ -12,6 +12,7 @@ type waitQueue struct {
 	slots []int32   // job slots; -1 marks a tombstone
 	procs []int32   // processors per entry; math.MaxInt32 for tombstones
 	est   []float64 // lower bound of the estimate at start (s; Engine.estLow)
+	pw    []float64 // lower bound of the power a start adds (W; Engine.powerLow; -Inf: none)
 	group bounds    // per group of 16 entries
 	block bounds    // per block of 16 groups
 	live  int
@@ -56,8 +57,9 @@ const (
 
 func (w *waitQueue) Len() int { return w.live }
 
-// push appends slot at the end.
-func (w *waitQueue) push(slot int32, procs int, est float64) {
+// push appends slot at the end; pw is a lower bound of the power its
+// start adds (math.Inf(-1) when unknown).
+func (w *waitQueue) push(slot int32, procs int, est, pw float64) {
 	i := len(w.slots)
 	if w.live == 0 {
 		w.head = i
@@ -65,6 +67,7 @@ func (w *waitQueue) push(slot int32, procs int, est float64) {
 	w.slots = append(w.slots, slot)
 	w.procs = append(w.procs, int32(procs))
 	w.est = append(w.est, est)
+	w.pw = append(w.pw, pw)
 	w.group.add(i>>groupShift, int32(procs), est)
 	w.block.add(i>>blockShift, int32(procs), est)
 	w.live++
@@ -182,10 +185,11 @@ func (w *waitQueue) next(i, maxProcs int) int {
 }
 
 // nextBackfill returns the first index ≥ i of a live entry that needs at
-// most free processors and either at most extra processors or an estimate
-// of at most window (s), or -1. It is EASY's backfill condition folded
-// into the block and group skips.
-func (w *waitQueue) nextBackfill(i, free, extra int, window float64) int {
+// most free processors, adds at most room watts by its power lower bound
+// (an entry above it cannot pass View.Fits), and either at most extra
+// processors or an estimate of at most window (s), or -1. It is EASY's
+// backfill condition folded into the block and group skips.
+func (w *waitQueue) nextBackfill(i, free, extra int, window, room float64) int {
 	const (
 		gSize, bSize = 1 << groupShift, 1 << blockShift
 		gMask, bMask = gSize - 1, bSize - 1
@@ -215,7 +219,7 @@ func (w *waitQueue) nextBackfill(i, free, extra int, window float64) int {
 				continue
 			}
 		}
-		if p := w.procs[i]; p <= fp && (p <= xp || w.est[i] <= window) {
+		if p := w.procs[i]; p <= fp && (p <= xp || w.est[i] <= window) && !(w.pw[i] > room) {
 			return i
 		}
 		i++
@@ -238,11 +242,11 @@ func (w *waitQueue) compact() {
 	k := 0
 	for i, s := range w.slots {
 		if s >= 0 {
-			w.slots[k], w.procs[k], w.est[k] = s, w.procs[i], w.est[i]
+			w.slots[k], w.procs[k], w.est[k], w.pw[k] = s, w.procs[i], w.est[i], w.pw[i]
 			k++
 		}
 	}
-	w.slots, w.procs, w.est = w.slots[:k], w.procs[:k], w.est[:k]
+	w.slots, w.procs, w.est, w.pw = w.slots[:k], w.procs[:k], w.est[:k], w.pw[:k]
 	w.head = 0
 	w.rebuild()
 }
@@ -257,14 +261,16 @@ func (w *waitQueue) rebuild() {
 }
 
 // insert puts slot at index i of a compacted queue.
-func (w *waitQueue) insert(i int, slot int32, procs int, est float64) {
+func (w *waitQueue) insert(i int, slot int32, procs int, est, pw float64) {
 	w.slots = append(w.slots, 0)
 	w.procs = append(w.procs, 0)
 	w.est = append(w.est, 0)
+	w.pw = append(w.pw, 0)
 	copy(w.slots[i+1:], w.slots[i:])
 	copy(w.procs[i+1:], w.procs[i:])
 	copy(w.est[i+1:], w.est[i:])
-	w.slots[i], w.procs[i], w.est[i] = slot, int32(procs), est
+	copy(w.pw[i+1:], w.pw[i:])
+	w.slots[i], w.procs[i], w.est[i], w.pw[i] = slot, int32(procs), est, pw
 	w.live++
 	w.head = 0
 	w.rebuild()

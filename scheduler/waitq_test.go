@@ -15,7 +15,7 @@ func TestWaitQueueNext(t *testing.T) {
 	for step := 0; step < 20000; step++ {
 		switch r := rng.IntN(100); {
 		case r < 50:
-			w.push(int32(step), 1+rng.IntN(64), float64(rng.IntN(100)))
+			w.push(int32(step), 1+rng.IntN(64), float64(rng.IntN(100)), float64(rng.IntN(100)))
 		case r < 70 && w.live > 0:
 			// Remove a run of entries, as a pass that starts several jobs.
 			i := w.next(rng.IntN(len(w.slots)), 1<<30)
@@ -41,16 +41,16 @@ func TestWaitQueueNext(t *testing.T) {
 		if got := w.next(from, mp); got != want {
 			t.Fatalf("step %d: next(%d, %d) = %d, want %d", step, from, mp, got, want)
 		}
-		xp, win := rng.IntN(64), float64(rng.IntN(100))
+		xp, win, room := rng.IntN(64), float64(rng.IntN(100)), float64(rng.IntN(120))
 		want = -1
 		for i := from; i < len(w.slots); i++ {
-			if p := int(w.procs[i]); w.slots[i] >= 0 && p <= mp && (p <= xp || w.est[i] <= win) {
+			if p := int(w.procs[i]); w.slots[i] >= 0 && p <= mp && (p <= xp || w.est[i] <= win) && w.pw[i] <= room {
 				want = i
 				break
 			}
 		}
-		if got := w.nextBackfill(from, mp, xp, win); got != want {
-			t.Fatalf("step %d: nextBackfill(%d, %d, %d, %v) = %d, want %d", step, from, mp, xp, win, got, want)
+		if got := w.nextBackfill(from, mp, xp, win, room); got != want {
+			t.Fatalf("step %d: nextBackfill(%d, %d, %d, %v, %v) = %d, want %d", step, from, mp, xp, win, room, got, want)
 		}
 	}
 	if longest < 4<<blockShift {
