@@ -154,8 +154,46 @@ func (c *Conservative) Schedule(v *View) {
 			}
 		}
 		v.Reserve(i, t)
+		if keyed && t > v.Now {
+			i = c.extendRun(v, i, len(v.e.wq.slots), suf)
+		}
 	}
 	c.flush()
+}
+
+// extendRun gives the live queue entries after position i (up to end)
+// that are of the current run's class the run's start, while its window
+// has room for them, as placeFast would one by one, and returns the last
+// position it reserved (i if none). It reads the wait queue's arrays
+// directly: long queues hold long runs of identical jobs. Positions are
+// walked as the loop's v.Next(i+1, v.Total) calls would (tombstones
+// through the wait queue's skips, which tighten its bounds), and the run
+// stops before a position at which the loop would stop (free processors
+// below the suffix bound suf, when suf is not nil).
+func (c *Conservative) extendRun(v *View, i, end int, suf []int32) int {
+	r := &c.run
+	if r.left <= 0 || !(r.at > v.Now) {
+		return i
+	}
+	w := &v.e.wq
+	procs, est := int32(r.procs), r.est
+	mp := int32(min(v.Total, math.MaxInt32-1))
+	free := v.Free()
+	for j := i + 1; r.left > 0 && j < end; j++ {
+		if w.procs[j] > mp {
+			if j = w.next(j, v.Total); j < 0 || j >= end {
+				break
+			}
+		}
+		if w.procs[j] != procs || w.est[j] != est || (suf != nil && free < int(suf[j>>groupShift])) {
+			break
+		}
+		r.left--
+		r.pending++
+		v.Reserve(j, r.at)
+		i = j
+	}
+	return i
 }
 
 // lastCandidate returns the last queue position from i to cand whose job
@@ -261,6 +299,7 @@ func (c *Conservative) placeDeferred(v *View) bool {
 	for i := v.Next(pos, v.Total); i >= 0 && i < v.NewFrom(); i = v.Next(i+1, v.Total) {
 		t := c.placeFast(d.at, v.Procs(i), v.EstLow(i), 0)
 		v.Reserve(i, t)
+		i = c.extendRun(v, i, v.NewFrom(), nil)
 	}
 	c.flush()
 	return true
@@ -271,11 +310,7 @@ func (c *Conservative) rebuild(v *View) {
 	room := v.PowerHeadroom()
 	c.fast = math.IsInf(room, 1)
 	if c.fast {
-		c.bp.reset(v.Now, v.Free())
-		for i := 0; i < v.Running(); i++ {
-			r := v.RunningJob(i) // in estimated-end order, so appends stay sorted
-			c.bp.release(math.Max(v.Now, r.EstEnd), r.Procs)
-		}
+		c.bp.build(v.Now, v.Free(), &v.e.runs) // the running jobs in estimated-end order
 		return
 	}
 	c.p.reset(v.Now, v.Free(), room)

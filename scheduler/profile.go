@@ -116,6 +116,40 @@ func (p *blockProfile) release(at float64, procs int) {
 	p.lo[pos], p.hi[pos] = min(p.lo[pos], v-p.add[pos]), max(p.hi[pos], v-p.add[pos])
 }
 
+// build makes the profile of free processors from now on plus, for each
+// running job of runs in list order (estimated end), its processors from
+// max(now, its estimated end) on: the profile reset and one release per
+// job make, steps and blocks alike, written in one pass.
+func (p *blockProfile) build(now float64, free int, runs *runList) {
+	p.reset(now, free)
+	pos, b, n := 0, p.base(0), 1
+	last, lastT := free, now
+	for _, blk := range runs.blocks {
+		for i := range blk {
+			at := blk[i].estEnd
+			if !(at > now) {
+				at = math.Max(now, at) // math.Max is not inlined; most ends are after now
+			}
+			last += int(blk[i].procs)
+			switch {
+			case at == lastT:
+				p.f[b+n-1] = last
+			case n >= blkFill:
+				p.n[pos] = int32(n)
+				p.refresh(pos)
+				p.appendBlock(len(p.ord), at, last)
+				pos, b, n = pos+1, p.base(pos+1), 1
+			default:
+				p.t[b+n], p.f[b+n] = at, last
+				n++
+			}
+			lastT = at
+		}
+	}
+	p.n[pos] = int32(n)
+	p.refresh(pos)
+}
+
 // locate returns the position and index of the step in force at time t
 // (the last step starting at or before it; the first step if t is before
 // every step).

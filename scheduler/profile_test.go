@@ -135,24 +135,37 @@ func randDur(r *rand.Rand) float64 {
 }
 
 // buildPair builds the same random processor-only profile in both
-// structures and returns the machine size.
+// structures and returns the machine size. The block profile is built
+// either by releases or, as Conservative.rebuild does, by build from a
+// running list whose estimated ends may lie before now (released at now).
 func buildPair(r *rand.Rand, ref *refProfile, bp *blockProfile) (now float64, total int) {
 	now = float64(r.IntN(100))
 	free := r.IntN(8)
 	ref.reset(now, free, math.Inf(1))
-	bp.reset(now, free)
 	total = free
-	at := now
+	at := now - float64(r.IntN(3))*10
 	nrel := r.IntN(6)
 	if r.IntN(3) == 0 {
 		nrel = r.IntN(400) // several blocks
 	}
-	for range nrel {
+	var runs runList
+	fromRuns := r.IntN(2) == 0
+	if !fromRuns {
+		bp.reset(now, free)
+	}
+	for i := range nrel {
 		at = randTime(r, at)
 		procs := r.IntN(6)
-		ref.release(at, procs, float64(procs))
-		bp.release(at, procs)
+		ref.release(max(now, at), procs, float64(procs))
+		if fromRuns {
+			runs.insert(runEntry{estEnd: at, seq: uint64(i), procs: int32(procs)})
+		} else {
+			bp.release(max(now, at), procs)
+		}
 		total += procs
+	}
+	if fromRuns {
+		bp.build(now, free, &runs)
 	}
 	return now, total
 }
