@@ -207,10 +207,34 @@ func (c *Conservative) extendRun(v *View, i, end int, suf []int32) int {
 // out. cand itself is checked on the profile directly; the running
 // minimum of the profile from now (c.front), which answers for any
 // estimate at once, is built only when cand is ruled out.
+//
+// Once the frontier is built, a whole block or group of the queue that
+// ends at cand and lies after i is ruled out at once when its lower bounds
+// of processors and estimate do (frontMin falls as the end grows, so no
+// job of the range fits if the smallest size does not fit the shortest
+// window). The bounds are read, never tightened: the wait queue's scans
+// alone tighten them.
 func (c *Conservative) lastCandidate(v *View, i, cand int) int {
+	const gMask, bMask = 1<<groupShift - 1, 1<<blockShift - 1
 	w := &v.e.wq
 	built := false
 	for ; cand >= i; cand-- {
+		if built && cand&gMask == gMask {
+			if cand&bMask == bMask && cand-bMask >= i {
+				b := cand >> blockShift
+				if int(w.block.procs[b]) > frontMin(c.front, v.Now+w.block.est[b]) {
+					cand -= bMask // and the loop's cand--
+					continue
+				}
+			}
+			if cand-gMask >= i {
+				g := cand >> groupShift
+				if int(w.group.procs[g]) > frontMin(c.front, v.Now+w.group.est[g]) {
+					cand -= gMask
+					continue
+				}
+			}
+		}
 		p := int(w.procs[cand]) // math.MaxInt32 for a tombstone
 		if p == math.MaxInt32 {
 			continue

@@ -274,6 +274,23 @@ func (p *blockProfile) addRange(pos, i, j, d int) {
 		p.refresh(pos)
 		return
 	}
+	if n := int(p.n[pos]); 2*(j-i) > n {
+		// Most of the block changes: add d to the whole block through its
+		// addend and take it back from the steps outside [i, j), which
+		// then rise in f: lo stays a bound, hi follows them.
+		p.add[pos] += d
+		hi := p.hi[pos]
+		for k := b; k < b+i; k++ {
+			p.f[k] -= d
+			hi = max(hi, p.f[k])
+		}
+		for k := b + j; k < b+n; k++ {
+			p.f[k] -= d
+			hi = max(hi, p.f[k])
+		}
+		p.hi[pos] = hi
+		return
+	}
 	// Values only fall: hi stays a bound (nextFit tightens it), lo
 	// follows the new values.
 	lo := p.lo[pos]
