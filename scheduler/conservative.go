@@ -255,17 +255,16 @@ func (c *Conservative) lastCandidate(v *View, i, cand int) int {
 
 // deferred records the jobs a keyed pass left without a reservation
 // because none of them could start: the live queue entries from position
-// pos (holding slot) to the end of the queue at that pass (n of them).
-// The profile holds the reservations of the jobs before them. If the next
-// pass keeps the profile, it first makes their reservations exactly as
-// that pass would have (same profile, lb = at), so the schedule is that of
-// placing every job at every pass; if it rebuilds, they are dropped.
+// pos (holding slot) to the end of the queue at that pass. The profile
+// holds the reservations of the jobs before them. If the next pass keeps
+// the profile, it first makes their reservations exactly as that pass
+// would have (same profile, lb = at), so the schedule is that of placing
+// every job at every pass; if it rebuilds, they are dropped.
 type deferred struct {
 	ok   bool
 	at   float64
 	pos  int
 	slot int32
-	n    int
 }
 
 // deferFrom ends a keyed pass at queue position i, from which no job can
@@ -274,47 +273,52 @@ type deferred struct {
 // then they are deferred. Their scan is walked all the same, since the
 // wait queue tightens the bounds a scan passes (later passes read them).
 func (c *Conservative) deferFrom(v *View, i int, suf []int32) {
-	// The walk is the loop's v.Next(j+1, v.Total) calls: one that starts
-	// at an entry it returns does nothing else, so only the others are
-	// made (they are the ones that skip and tighten bounds).
+	// The walk is the loop's v.Next(j+1, v.Total) calls. One that starts
+	// at an entry it returns does nothing else, and one that starts at a
+	// tombstone inside a group only steps on until the group's end: only
+	// the calls at group starts holding a tombstone are made (they are the
+	// ones that skip and tighten bounds), each from where the last left.
+	const gMask = 1<<groupShift - 1
 	w := &v.e.wq
 	mp := int32(min(v.Total, math.MaxInt32-1))
-	last := i
-	for j := i + 1; j < len(w.slots); {
-		if w.procs[j] <= mp {
-			last, j = j, j+1
+	for g := (i + 1 + gMask) &^ gMask; g < len(w.slots); g += gMask + 1 {
+		if w.procs[g] <= mp {
 			continue
 		}
-		k := w.next(j, v.Total)
+		k := w.next(g, v.Total)
 		if k < 0 {
 			break
 		}
-		last, j = k, k+1
+		g = k &^ gMask
+	}
+	// The scan's last stop is the last entry it would return; suf only
+	// grows along the queue, so the cutoff would have stopped it by there.
+	last := len(w.slots) - 1
+	for last > i && w.procs[last] > mp {
+		last--
 	}
 	if v.Free() < int(suf[last>>groupShift]) {
 		c.valid = false // the scan would have stopped at a job after i
 		return
 	}
-	n := 0
-	for _, s := range w.slots[i:] {
-		if s >= 0 {
-			n++
-		}
-	}
-	c.def = deferred{ok: true, at: v.Now, pos: i, slot: w.slots[i], n: n}
+	c.def = deferred{ok: true, at: v.Now, pos: i, slot: w.slots[i]}
 }
 
 // placeDeferred makes the reservations c.def left out, on the profile as
 // the deferring pass left it, and reports whether it could (false: the
 // jobs are no longer where they were, so the profile must be rebuilt).
 // The wait queue may have been compacted since, which keeps the order of
-// live entries: the deferred jobs are then the last n before NewFrom.
+// live entries and puts the jobs queued since after NewFrom: the deferred
+// jobs then run from the first one's new position to NewFrom.
 func (c *Conservative) placeDeferred(v *View) bool {
 	d, w := &c.def, &v.e.wq
 	pos := d.pos
 	if pos >= len(w.slots) || w.slots[pos] != d.slot {
-		pos = v.NewFrom() - d.n
-		if pos < 0 || pos >= len(w.slots) || w.slots[pos] != d.slot {
+		pos = v.NewFrom() - 1
+		for pos >= 0 && w.slots[pos] != d.slot {
+			pos--
+		}
+		if pos < 0 {
 			return false
 		}
 	}
