@@ -44,8 +44,11 @@ type blockProfile struct {
 
 	// hitPos and hitK locate the start the last successful earliest
 	// returned; reserve uses them when that step still starts at its from
-	// (step times are distinct, so the check is exact).
-	hitPos, hitK int
+	// (step times are distinct, so the check is exact). endPos and endK
+	// locate the first step at or after the end of that window (endPos =
+	// len(ord): none), as far as the search saw it; reserve uses them for
+	// its to when checks show they still do (firstAtOrAfter).
+	hitPos, hitK, endPos, endK int
 }
 
 // reset makes the profile a single step of free processors from now on.
@@ -154,6 +157,9 @@ func (p *blockProfile) build(now float64, free int, runs *runList) {
 // (the last step starting at or before it; the first step if t is before
 // every step).
 func (p *blockProfile) locate(t float64) (pos, k int) {
+	if t <= p.first[0] || len(p.ord) == 1 && p.n[0] == 1 {
+		return 0, 0 // a search from now
+	}
 	pos = max(0, sortSearchF(p.first, t)-1)
 	b, n := p.base(pos), int(p.n[pos])
 	k = max(0, sortSearchF(p.t[b:b+n], t)-1)
@@ -189,10 +195,35 @@ func (p *blockProfile) splitFrom(t float64, from int) (pos, k, halved int) {
 	pos = from + max(0, sortSearchF(p.first[from:], t)-1)
 	b, n := p.base(pos), int(p.n[pos])
 	k = max(0, sortSearchF(p.t[b:b+n], t)-1)
+	return p.splitAt(t, pos, k)
+}
+
+// firstAtOrAfter reports whether (pos, k) is the first step at or after
+// t (pos = len(ord): t is after every step), with t after the first step.
+func (p *blockProfile) firstAtOrAfter(t float64, pos, k int) bool {
+	if pos < 0 || pos > len(p.ord) || k < 0 || (pos < len(p.ord) && k >= int(p.n[pos])) {
+		return false
+	}
+	if pos < len(p.ord) && !(p.t[p.base(pos)+k] >= t) {
+		return false
+	}
+	// The step before it starts before t.
+	if k == 0 {
+		if pos == 0 {
+			return false
+		}
+		pos, k = pos-1, int(p.n[pos-1])
+	}
+	return p.t[p.base(pos)+k-1] < t
+}
+
+// splitAt is splitFrom once the step in force at t, (pos, k), is known.
+func (p *blockProfile) splitAt(t float64, pos, k int) (int, int, int) {
+	b := p.base(pos)
 	if p.t[b+k] == t {
 		return pos, k, -1
 	}
-	halved = -1
+	halved := -1
 	if p.n[pos] == blkCap {
 		p.splitBlock(pos)
 		halved = pos
@@ -201,7 +232,7 @@ func (p *blockProfile) splitFrom(t float64, from int) (pos, k, halved int) {
 		}
 		b = p.base(pos)
 	}
-	n = int(p.n[pos])
+	n := int(p.n[pos])
 	copy(p.t[b+k+2:b+n+1], p.t[b+k+1:b+n])
 	copy(p.f[b+k+2:b+n+1], p.f[b+k+1:b+n])
 	p.t[b+k+1], p.f[b+k+1] = t, p.f[b+k]
@@ -242,7 +273,18 @@ func (p *blockProfile) reserve(from, to float64, procs int) {
 	if pa >= len(p.ord) || ka >= int(p.n[pa]) || p.t[p.base(pa)+ka] != from {
 		pa, ka = p.split(from)
 	}
-	pb, kb, halved := p.splitFrom(to, pa)
+	var pb, kb, halved int
+	if ep, ek := p.endPos, p.endK; p.firstAtOrAfter(to, ep, ek) {
+		if ep < len(p.ord) && p.t[p.base(ep)+ek] == to {
+			pb, kb, halved = ep, ek, -1
+		} else if ek > 0 {
+			pb, kb, halved = p.splitAt(to, ep, ek-1)
+		} else {
+			pb, kb, halved = p.splitAt(to, ep-1, int(p.n[ep-1])-1)
+		}
+	} else {
+		pb, kb, halved = p.splitFrom(to, pa)
+	}
 	if halved == pa && ka >= blkCap/2 { // from's step moved to the second half
 		pa, ka = pa+1, ka-blkCap/2
 	}
@@ -405,6 +447,7 @@ func (p *blockProfile) nextBlock(pos, k, procs int, end float64) (int, int, int)
 		}
 		for ; k < n; k++ {
 			if p.t[b+k] >= end {
+				p.endPos, p.endK = pos, k
 				return -1, 0, low
 			}
 			v := p.f[b+k] + a
@@ -414,6 +457,7 @@ func (p *blockProfile) nextBlock(pos, k, procs int, end float64) (int, int, int)
 			low = min(low, v)
 		}
 	}
+	p.endPos, p.endK = pos, k // checked before use: a skipped block may hold the end
 	return -1, 0, low
 }
 
