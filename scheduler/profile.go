@@ -445,6 +445,21 @@ func (p *blockProfile) nextBlock(pos, k, procs int, end float64) (int, int, int)
 			low = min(low, p.lo[pos]+a)
 			continue
 		}
+		if pos+1 < len(p.ord) && p.first[pos+1] <= end {
+			// Every step of the block starts before end: no time checks.
+			need, m := procs-a, math.MaxInt
+			for j, v := range p.f[b+k : b+n] {
+				if v < need {
+					return pos, k + j, 0
+				}
+				m = min(m, v)
+			}
+			if k == 0 {
+				p.lo[pos] = m // the whole block was read: tighten its bound
+			}
+			low = min(low, m+a)
+			continue
+		}
 		for ; k < n; k++ {
 			if p.t[b+k] >= end {
 				p.endPos, p.endK = pos, k
