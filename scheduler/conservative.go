@@ -34,7 +34,10 @@ import (
 // (processors, estimate) search from the previous one's start, and while
 // the previous window has room for them they take the same start without
 // a search; their reservations are then made as one (integer processors,
-// so exactly as many single ones). Under a limit the plain profile, which
+// so exactly as many single ones), and on keyed passes such a run is read
+// straight from the wait queue's arrays (extendRun). A rebuild writes the
+// profile in one pass over the running list (blockProfile.build). Under a
+// limit the plain profile, which
 // also tracks headroom in floating point, is kept op for op, and only the
 // search-from-the-previous-start shortcut is used.
 //

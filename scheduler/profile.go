@@ -201,7 +201,10 @@ func (p *blockProfile) splitFrom(t float64, from int) (pos, k, halved int) {
 // firstAtOrAfter reports whether (pos, k) is the first step at or after
 // t (pos = len(ord): t is after every step), with t after the first step.
 func (p *blockProfile) firstAtOrAfter(t float64, pos, k int) bool {
-	if pos < 0 || pos > len(p.ord) || k < 0 || (pos < len(p.ord) && k >= int(p.n[pos])) {
+	switch {
+	case pos < 0 || pos > len(p.ord) || k < 0:
+		return false
+	case pos == len(p.ord) && k != 0, pos < len(p.ord) && k >= int(p.n[pos]):
 		return false
 	}
 	if pos < len(p.ord) && !(p.t[p.base(pos)+k] >= t) {

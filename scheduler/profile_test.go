@@ -236,6 +236,18 @@ func TestBlockProfileMatchesReference(t *testing.T) {
 			if r.IntN(4) == 0 {
 				procs = r.IntN(3)
 			}
+			if r.IntN(12) == 0 {
+				// A reservation that no search found: from any time, so
+				// the end the last search saw is stale and must be found.
+				// (No more processors than are free: the profile never
+				// goes negative.)
+				from := randTime(r, now)
+				procs = r.IntN(max(0, ref.windowMin(from, from+dur)) + 1)
+				ref.reserve(from, from+dur, procs, 0)
+				bp.reserve(from, from+dur, procs)
+				ts, fs = sameSteps(t, seed, op, &ref, &bp, ts, fs)
+				continue
+			}
 			want := ref.earliest(procs, 0, dur)
 			lb := now
 			if !math.IsInf(want, 1) && r.IntN(2) == 0 {
