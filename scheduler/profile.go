@@ -291,6 +291,7 @@ func (p *blockProfile) reserve(from, to float64, procs int) {
 	if halved == pa && ka >= blkCap/2 { // from's step moved to the second half
 		pa, ka = pa+1, ka-blkCap/2
 	}
+	p.hitPos, p.hitK = pa, ka // the next search of the class starts here
 	if pa == pb {
 		p.addRange(pa, ka, kb, -procs)
 		return
@@ -375,7 +376,10 @@ func (p *blockProfile) advance(now float64) {
 // window or a lower bound of it. The caller guarantees that no step start
 // before lb fits, so the answer is that of a scan from the first step.
 func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
-	pos, k := p.locate(lb)
+	pos, k := p.hitPos, p.hitK // lb is often the last start found (step times are distinct)
+	if pos >= len(p.ord) || k >= int(p.n[pos]) || p.t[p.base(pos)+k] != lb {
+		pos, k = p.locate(lb)
+	}
 	for {
 		pos, k = p.nextFit(pos, k, procs)
 		if pos < 0 {
