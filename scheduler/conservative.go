@@ -34,7 +34,10 @@ import (
 // (processors, estimate) search from the previous one's start, and while
 // the previous window has room for them they take the same start without
 // a search; their reservations are then made as one (integer processors,
-// so exactly as many single ones). Under a limit the plain profile, which
+// so exactly as many single ones), and on keyed passes such a run is read
+// straight from the wait queue's arrays (extendRun). A rebuild writes the
+// profile in one pass over the running list (blockProfile.build). Under a
+// limit the plain profile, which
 // also tracks headroom in floating point, is kept op for op, and only the
 // search-from-the-previous-start shortcut is used.
 //
@@ -154,8 +157,46 @@ func (c *Conservative) Schedule(v *View) {
 			}
 		}
 		v.Reserve(i, t)
+		if keyed && t > v.Now {
+			i = c.extendRun(v, i, len(v.e.wq.slots), suf)
+		}
 	}
 	c.flush()
+}
+
+// extendRun gives the live queue entries after position i (up to end)
+// that are of the current run's class the run's start, while its window
+// has room for them, as placeFast would one by one, and returns the last
+// position it reserved (i if none). It reads the wait queue's arrays
+// directly: long queues hold long runs of identical jobs. Positions are
+// walked as the loop's v.Next(i+1, v.Total) calls would (tombstones
+// through the wait queue's skips, which tighten its bounds), and the run
+// stops before a position at which the loop would stop (free processors
+// below the suffix bound suf, when suf is not nil).
+func (c *Conservative) extendRun(v *View, i, end int, suf []int32) int {
+	r := &c.run
+	if r.left <= 0 || !(r.at > v.Now) {
+		return i
+	}
+	w := &v.e.wq
+	procs, est := int32(r.procs), r.est
+	mp := int32(min(v.Total, math.MaxInt32-1))
+	free := v.Free()
+	for j := i + 1; r.left > 0 && j < end; j++ {
+		if w.procs[j] > mp {
+			if j = w.next(j, v.Total); j < 0 || j >= end {
+				break
+			}
+		}
+		if w.procs[j] != procs || w.est[j] != est || (suf != nil && free < int(suf[j>>groupShift])) {
+			break
+		}
+		r.left--
+		r.pending++
+		v.Reserve(j, r.at)
+		i = j
+	}
+	return i
 }
 
 // lastCandidate returns the last queue position from i to cand whose job
@@ -169,10 +210,34 @@ func (c *Conservative) Schedule(v *View) {
 // out. cand itself is checked on the profile directly; the running
 // minimum of the profile from now (c.front), which answers for any
 // estimate at once, is built only when cand is ruled out.
+//
+// Once the frontier is built, a whole block or group of the queue that
+// ends at cand and lies after i is ruled out at once when its lower bounds
+// of processors and estimate do (frontMin falls as the end grows, so no
+// job of the range fits if the smallest size does not fit the shortest
+// window). The bounds are read, never tightened: the wait queue's scans
+// alone tighten them.
 func (c *Conservative) lastCandidate(v *View, i, cand int) int {
+	const gMask, bMask = 1<<groupShift - 1, 1<<blockShift - 1
 	w := &v.e.wq
 	built := false
 	for ; cand >= i; cand-- {
+		if built && cand&gMask == gMask {
+			if cand&bMask == bMask && cand-bMask >= i {
+				b := cand >> blockShift
+				if int(w.block.procs[b]) > frontMin(c.front, v.Now+w.block.est[b]) {
+					cand -= bMask // and the loop's cand--
+					continue
+				}
+			}
+			if cand-gMask >= i {
+				g := cand >> groupShift
+				if int(w.group.procs[g]) > frontMin(c.front, v.Now+w.group.est[g]) {
+					cand -= gMask
+					continue
+				}
+			}
+		}
 		p := int(w.procs[cand]) // math.MaxInt32 for a tombstone
 		if p == math.MaxInt32 {
 			continue
@@ -193,17 +258,16 @@ func (c *Conservative) lastCandidate(v *View, i, cand int) int {
 
 // deferred records the jobs a keyed pass left without a reservation
 // because none of them could start: the live queue entries from position
-// pos (holding slot) to the end of the queue at that pass (n of them).
-// The profile holds the reservations of the jobs before them. If the next
-// pass keeps the profile, it first makes their reservations exactly as
-// that pass would have (same profile, lb = at), so the schedule is that of
-// placing every job at every pass; if it rebuilds, they are dropped.
+// pos (holding slot) to the end of the queue at that pass. The profile
+// holds the reservations of the jobs before them. If the next pass keeps
+// the profile, it first makes their reservations exactly as that pass
+// would have (same profile, lb = at), so the schedule is that of placing
+// every job at every pass; if it rebuilds, they are dropped.
 type deferred struct {
 	ok   bool
 	at   float64
 	pos  int
 	slot int32
-	n    int
 }
 
 // deferFrom ends a keyed pass at queue position i, from which no job can
@@ -212,47 +276,52 @@ type deferred struct {
 // then they are deferred. Their scan is walked all the same, since the
 // wait queue tightens the bounds a scan passes (later passes read them).
 func (c *Conservative) deferFrom(v *View, i int, suf []int32) {
-	// The walk is the loop's v.Next(j+1, v.Total) calls: one that starts
-	// at an entry it returns does nothing else, so only the others are
-	// made (they are the ones that skip and tighten bounds).
+	// The walk is the loop's v.Next(j+1, v.Total) calls. One that starts
+	// at an entry it returns does nothing else, and one that starts at a
+	// tombstone inside a group only steps on until the group's end: only
+	// the calls at group starts holding a tombstone are made (they are the
+	// ones that skip and tighten bounds), each from where the last left.
+	const gMask = 1<<groupShift - 1
 	w := &v.e.wq
 	mp := int32(min(v.Total, math.MaxInt32-1))
-	last := i
-	for j := i + 1; j < len(w.slots); {
-		if w.procs[j] <= mp {
-			last, j = j, j+1
+	for g := (i + 1 + gMask) &^ gMask; g < len(w.slots); g += gMask + 1 {
+		if w.procs[g] <= mp {
 			continue
 		}
-		k := w.next(j, v.Total)
+		k := w.next(g, v.Total)
 		if k < 0 {
 			break
 		}
-		last, j = k, k+1
+		g = k &^ gMask
+	}
+	// The scan's last stop is the last entry it would return; suf only
+	// grows along the queue, so the cutoff would have stopped it by there.
+	last := len(w.slots) - 1
+	for last > i && w.procs[last] > mp {
+		last--
 	}
 	if v.Free() < int(suf[last>>groupShift]) {
 		c.valid = false // the scan would have stopped at a job after i
 		return
 	}
-	n := 0
-	for _, s := range w.slots[i:] {
-		if s >= 0 {
-			n++
-		}
-	}
-	c.def = deferred{ok: true, at: v.Now, pos: i, slot: w.slots[i], n: n}
+	c.def = deferred{ok: true, at: v.Now, pos: i, slot: w.slots[i]}
 }
 
 // placeDeferred makes the reservations c.def left out, on the profile as
 // the deferring pass left it, and reports whether it could (false: the
 // jobs are no longer where they were, so the profile must be rebuilt).
 // The wait queue may have been compacted since, which keeps the order of
-// live entries: the deferred jobs are then the last n before NewFrom.
+// live entries and puts the jobs queued since after NewFrom: the deferred
+// jobs then run from the first one's new position to NewFrom.
 func (c *Conservative) placeDeferred(v *View) bool {
 	d, w := &c.def, &v.e.wq
 	pos := d.pos
 	if pos >= len(w.slots) || w.slots[pos] != d.slot {
-		pos = v.NewFrom() - d.n
-		if pos < 0 || pos >= len(w.slots) || w.slots[pos] != d.slot {
+		pos = v.NewFrom() - 1
+		for pos >= 0 && w.slots[pos] != d.slot {
+			pos--
+		}
+		if pos < 0 {
 			return false
 		}
 	}
@@ -261,6 +330,7 @@ func (c *Conservative) placeDeferred(v *View) bool {
 	for i := v.Next(pos, v.Total); i >= 0 && i < v.NewFrom(); i = v.Next(i+1, v.Total) {
 		t := c.placeFast(d.at, v.Procs(i), v.EstLow(i), 0)
 		v.Reserve(i, t)
+		i = c.extendRun(v, i, v.NewFrom(), nil)
 	}
 	c.flush()
 	return true
@@ -271,11 +341,7 @@ func (c *Conservative) rebuild(v *View) {
 	room := v.PowerHeadroom()
 	c.fast = math.IsInf(room, 1)
 	if c.fast {
-		c.bp.reset(v.Now, v.Free())
-		for i := 0; i < v.Running(); i++ {
-			r := v.RunningJob(i) // in estimated-end order, so appends stay sorted
-			c.bp.release(math.Max(v.Now, r.EstEnd), r.Procs)
-		}
+		c.bp.build(v.Now, v.Free(), &v.e.runs) // the running jobs in estimated-end order
 		return
 	}
 	c.p.reset(v.Now, v.Free(), room)

@@ -44,8 +44,11 @@ type blockProfile struct {
 
 	// hitPos and hitK locate the start the last successful earliest
 	// returned; reserve uses them when that step still starts at its from
-	// (step times are distinct, so the check is exact).
-	hitPos, hitK int
+	// (step times are distinct, so the check is exact). endPos and endK
+	// locate the first step at or after the end of that window (endPos =
+	// len(ord): none), as far as the search saw it; reserve uses them for
+	// its to when checks show they still do (firstAtOrAfter).
+	hitPos, hitK, endPos, endK int
 }
 
 // reset makes the profile a single step of free processors from now on.
@@ -116,10 +119,47 @@ func (p *blockProfile) release(at float64, procs int) {
 	p.lo[pos], p.hi[pos] = min(p.lo[pos], v-p.add[pos]), max(p.hi[pos], v-p.add[pos])
 }
 
+// build makes the profile of free processors from now on plus, for each
+// running job of runs in list order (estimated end), its processors from
+// max(now, its estimated end) on: the profile reset and one release per
+// job make, steps and blocks alike, written in one pass.
+func (p *blockProfile) build(now float64, free int, runs *runList) {
+	p.reset(now, free)
+	pos, b, n := 0, p.base(0), 1
+	last, lastT := free, now
+	for _, blk := range runs.blocks {
+		for i := range blk {
+			at := blk[i].estEnd
+			if !(at > now) {
+				at = math.Max(now, at) // math.Max is not inlined; most ends are after now
+			}
+			last += int(blk[i].procs)
+			switch {
+			case at == lastT:
+				p.f[b+n-1] = last
+			case n >= blkFill:
+				p.n[pos] = int32(n)
+				p.refresh(pos)
+				p.appendBlock(len(p.ord), at, last)
+				pos, b, n = pos+1, p.base(pos+1), 1
+			default:
+				p.t[b+n], p.f[b+n] = at, last
+				n++
+			}
+			lastT = at
+		}
+	}
+	p.n[pos] = int32(n)
+	p.refresh(pos)
+}
+
 // locate returns the position and index of the step in force at time t
 // (the last step starting at or before it; the first step if t is before
 // every step).
 func (p *blockProfile) locate(t float64) (pos, k int) {
+	if t <= p.first[0] || len(p.ord) == 1 && p.n[0] == 1 {
+		return 0, 0 // a search from now
+	}
 	pos = max(0, sortSearchF(p.first, t)-1)
 	b, n := p.base(pos), int(p.n[pos])
 	k = max(0, sortSearchF(p.t[b:b+n], t)-1)
@@ -155,10 +195,38 @@ func (p *blockProfile) splitFrom(t float64, from int) (pos, k, halved int) {
 	pos = from + max(0, sortSearchF(p.first[from:], t)-1)
 	b, n := p.base(pos), int(p.n[pos])
 	k = max(0, sortSearchF(p.t[b:b+n], t)-1)
+	return p.splitAt(t, pos, k)
+}
+
+// firstAtOrAfter reports whether (pos, k) is the first step at or after
+// t (pos = len(ord): t is after every step), with t after the first step.
+func (p *blockProfile) firstAtOrAfter(t float64, pos, k int) bool {
+	switch {
+	case pos < 0 || pos > len(p.ord) || k < 0:
+		return false
+	case pos == len(p.ord) && k != 0, pos < len(p.ord) && k >= int(p.n[pos]):
+		return false
+	}
+	if pos < len(p.ord) && !(p.t[p.base(pos)+k] >= t) {
+		return false
+	}
+	// The step before it starts before t.
+	if k == 0 {
+		if pos == 0 {
+			return false
+		}
+		pos, k = pos-1, int(p.n[pos-1])
+	}
+	return p.t[p.base(pos)+k-1] < t
+}
+
+// splitAt is splitFrom once the step in force at t, (pos, k), is known.
+func (p *blockProfile) splitAt(t float64, pos, k int) (int, int, int) {
+	b := p.base(pos)
 	if p.t[b+k] == t {
 		return pos, k, -1
 	}
-	halved = -1
+	halved := -1
 	if p.n[pos] == blkCap {
 		p.splitBlock(pos)
 		halved = pos
@@ -167,7 +235,7 @@ func (p *blockProfile) splitFrom(t float64, from int) (pos, k, halved int) {
 		}
 		b = p.base(pos)
 	}
-	n = int(p.n[pos])
+	n := int(p.n[pos])
 	copy(p.t[b+k+2:b+n+1], p.t[b+k+1:b+n])
 	copy(p.f[b+k+2:b+n+1], p.f[b+k+1:b+n])
 	p.t[b+k+1], p.f[b+k+1] = t, p.f[b+k]
@@ -208,10 +276,22 @@ func (p *blockProfile) reserve(from, to float64, procs int) {
 	if pa >= len(p.ord) || ka >= int(p.n[pa]) || p.t[p.base(pa)+ka] != from {
 		pa, ka = p.split(from)
 	}
-	pb, kb, halved := p.splitFrom(to, pa)
+	var pb, kb, halved int
+	if ep, ek := p.endPos, p.endK; p.firstAtOrAfter(to, ep, ek) {
+		if ep < len(p.ord) && p.t[p.base(ep)+ek] == to {
+			pb, kb, halved = ep, ek, -1
+		} else if ek > 0 {
+			pb, kb, halved = p.splitAt(to, ep, ek-1)
+		} else {
+			pb, kb, halved = p.splitAt(to, ep-1, int(p.n[ep-1])-1)
+		}
+	} else {
+		pb, kb, halved = p.splitFrom(to, pa)
+	}
 	if halved == pa && ka >= blkCap/2 { // from's step moved to the second half
 		pa, ka = pa+1, ka-blkCap/2
 	}
+	p.hitPos, p.hitK = pa, ka // the next search of the class starts here
 	if pa == pb {
 		p.addRange(pa, ka, kb, -procs)
 		return
@@ -238,6 +318,23 @@ func (p *blockProfile) addRange(pos, i, j, d int) {
 			p.f[k] += d
 		}
 		p.refresh(pos)
+		return
+	}
+	if n := int(p.n[pos]); 2*(j-i) > n {
+		// Most of the block changes: add d to the whole block through its
+		// addend and take it back from the steps outside [i, j), which
+		// then rise in f: lo stays a bound, hi follows them.
+		p.add[pos] += d
+		hi := p.hi[pos]
+		for k := b; k < b+i; k++ {
+			p.f[k] -= d
+			hi = max(hi, p.f[k])
+		}
+		for k := b + j; k < b+n; k++ {
+			p.f[k] -= d
+			hi = max(hi, p.f[k])
+		}
+		p.hi[pos] = hi
 		return
 	}
 	// Values only fall: hi stays a bound (nextFit tightens it), lo
@@ -279,7 +376,10 @@ func (p *blockProfile) advance(now float64) {
 // window or a lower bound of it. The caller guarantees that no step start
 // before lb fits, so the answer is that of a scan from the first step.
 func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
-	pos, k := p.locate(lb)
+	pos, k := p.hitPos, p.hitK // lb is often the last start found (step times are distinct)
+	if pos >= len(p.ord) || k >= int(p.n[pos]) || p.t[p.base(pos)+k] != lb {
+		pos, k = p.locate(lb)
+	}
 	for {
 		pos, k = p.nextFit(pos, k, procs)
 		if pos < 0 {
@@ -352,8 +452,24 @@ func (p *blockProfile) nextBlock(pos, k, procs int, end float64) (int, int, int)
 			low = min(low, p.lo[pos]+a)
 			continue
 		}
+		if pos+1 < len(p.ord) && p.first[pos+1] <= end {
+			// Every step of the block starts before end: no time checks.
+			need, m := procs-a, math.MaxInt
+			for j, v := range p.f[b+k : b+n] {
+				if v < need {
+					return pos, k + j, 0
+				}
+				m = min(m, v)
+			}
+			if k == 0 {
+				p.lo[pos] = m // the whole block was read: tighten its bound
+			}
+			low = min(low, m+a)
+			continue
+		}
 		for ; k < n; k++ {
 			if p.t[b+k] >= end {
+				p.endPos, p.endK = pos, k
 				return -1, 0, low
 			}
 			v := p.f[b+k] + a
@@ -363,6 +479,7 @@ func (p *blockProfile) nextBlock(pos, k, procs int, end float64) (int, int, int)
 			low = min(low, v)
 		}
 	}
+	p.endPos, p.endK = pos, k // checked before use: a skipped block may hold the end
 	return -1, 0, low
 }
 

@@ -181,7 +181,7 @@ func TestConservativeMatchesReferenceTraces(t *testing.T) {
 //	DRSIM_SHARED=/work/shared go test -run ^$ -bench Conservative ./scheduler
 func BenchmarkConservative(b *testing.B) {
 	defer scheduler.WithoutTestChecks()() // time the engine users run
-	for _, name := range []string{"HPC2N-2002-2.2-cln.swf.gz", "RICC-2010-2.swf.gz"} {
+	for _, name := range []string{"HPC2N-2002-2.2-cln.swf.gz", "RICC-2010-2.swf.gz", "CEA-Curie-2011-2.1-cln.swf.gz"} {
 		b.Run(name, func(b *testing.B) {
 			tr, err := workloads.LoadFile(sharedtest.Path(b, "traces/"+name), workloads.Options{})
 			if err != nil {

@@ -135,24 +135,37 @@ func randDur(r *rand.Rand) float64 {
 }
 
 // buildPair builds the same random processor-only profile in both
-// structures and returns the machine size.
+// structures and returns the machine size. The block profile is built
+// either by releases or, as Conservative.rebuild does, by build from a
+// running list whose estimated ends may lie before now (released at now).
 func buildPair(r *rand.Rand, ref *refProfile, bp *blockProfile) (now float64, total int) {
 	now = float64(r.IntN(100))
 	free := r.IntN(8)
 	ref.reset(now, free, math.Inf(1))
-	bp.reset(now, free)
 	total = free
-	at := now
+	at := now - float64(r.IntN(3))*10
 	nrel := r.IntN(6)
 	if r.IntN(3) == 0 {
 		nrel = r.IntN(400) // several blocks
 	}
-	for range nrel {
+	var runs runList
+	fromRuns := r.IntN(2) == 0
+	if !fromRuns {
+		bp.reset(now, free)
+	}
+	for i := range nrel {
 		at = randTime(r, at)
 		procs := r.IntN(6)
-		ref.release(at, procs, float64(procs))
-		bp.release(at, procs)
+		ref.release(max(now, at), procs, float64(procs))
+		if fromRuns {
+			runs.insert(runEntry{estEnd: at, seq: uint64(i), procs: int32(procs)})
+		} else {
+			bp.release(max(now, at), procs)
+		}
 		total += procs
+	}
+	if fromRuns {
+		bp.build(now, free, &runs)
 	}
 	return now, total
 }
@@ -222,6 +235,18 @@ func TestBlockProfileMatchesReference(t *testing.T) {
 			procs, dur := r.IntN(total+3), randDur(r)
 			if r.IntN(4) == 0 {
 				procs = r.IntN(3)
+			}
+			if r.IntN(12) == 0 {
+				// A reservation that no search found: from any time, so
+				// the end the last search saw is stale and must be found.
+				// (No more processors than are free: the profile never
+				// goes negative.)
+				from := randTime(r, now)
+				procs = r.IntN(max(0, ref.windowMin(from, from+dur)) + 1)
+				ref.reserve(from, from+dur, procs, 0)
+				bp.reserve(from, from+dur, procs)
+				ts, fs = sameSteps(t, seed, op, &ref, &bp, ts, fs)
+				continue
 			}
 			want := ref.earliest(procs, 0, dur)
 			lb := now
