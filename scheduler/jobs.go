@@ -148,6 +148,9 @@ func (e *Engine) fillQueued(q *QueuedJob, slot int32) {
 		scale = l.Scale
 		low := e.cfg.Apps[j.app].Levels[0]
 		pw = float64(j.procs)*(low.Power*e.pfMax-e.cfg.IdleW) + j.gpuW // pfMax: variability.go, 1 without
+		if e.nl != nil {
+			pw += e.admitW(j) // nodeload.go
+		}
 	}
 	*q = QueuedJob{Slot: slot, Procs: j.procs, Est: j.est * scale, Submit: j.submit, Seq: j.seq, Power: pw, Prio: j.pr.prio}
 }
@@ -253,6 +256,9 @@ func (e *Engine) start(slot int32, now float64) float64 {
 	if e.parts != nil {
 		e.partMeter(j, j.power, j.procs) // partition.go
 	}
+	if e.nl != nil {
+		e.loadJob(j, 1) // nodeload.go
+	}
 	e.insertRunning(slot)
 	e.q.Push(Event{T: now + j.dur, Kind: KindFinish, Seq: j.startSeq, Job: slot, Gen: j.gen})
 	return j.estEnd
@@ -292,6 +298,9 @@ func (e *Engine) finish(slot int32) error {
 		e.partMeter(j, -j.power, -j.procs)
 	}
 	e.alloc.Release(j.alloc)
+	if e.nl != nil {
+		e.loadJob(j, -1) // nodeload.go
+	}
 	e.removeRunning(slot)
 	if e.cfg.Network != nil {
 		e.cfg.Network.Finished(slot)
@@ -389,6 +398,9 @@ func (e *Engine) evict(slot int32) {
 		e.partMeter(j, -j.power, -j.procs)
 	}
 	e.alloc.Release(j.alloc)
+	if e.nl != nil {
+		e.loadJob(j, -1) // nodeload.go
+	}
 	e.removeRunning(slot)
 	if e.cfg.Network != nil {
 		e.cfg.Network.Finished(slot)
