@@ -1,0 +1,162 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"drsim/internal/sharedtest"
+)
+
+// nodeMachine writes a one-partition machine file of procs/cores nodes of
+// cores cores, idle idleW W and static_w static (0: left out).
+func nodeMachine(t *testing.T, procs, cores int, idleW, static float64, alloc string) string {
+	t.Helper()
+	var b strings.Builder
+	fmt.Fprintf(&b, "name = \"m\"\n[[node_type]]\nname = \"n\"\ncount = %d\ncores = %d\nidle_w = %g\n", procs/cores, cores, idleW)
+	if static > 0 {
+		fmt.Fprintf(&b, "static_w = %g\n", static)
+	}
+	fmt.Fprintf(&b, "[[partition]]\nname = \"p\"\nnode_type = \"n\"\nallocation = %q\n", alloc)
+	f := filepath.Join(t.TempDir(), "m.toml")
+	if err := os.WriteFile(f, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// Acceptance (issue 17) on every real trace: a shared-core machine of the
+// trace's size in nodes of 4 (or 2, or 1) processors whose nodes idle at
+// cores × 40 W and have P_static 25 % above idle, EASY with DR events on
+// 25 % of the span under the dr governor: every --check invariant holds
+// (energy balance, per-node busy counts back to 0, the power limit), no
+// energy above the limit, every job finishes, and on nodes of more than
+// one core the static power adds energy. On a whole-node machine the same
+// static_w changes nothing: byte-for-byte the same summary figures.
+// Under the dr governor the static power may lower the energy: admission
+// is more careful and the schedule differs.
+func TestAcceptanceNodeLoad(t *testing.T) {
+	for _, path := range sharedtest.Traces(t) {
+		name := filepath.Base(path)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			base := Spec{Trace: path, DRRatio: 0.25, Check: true, IdleW: 40}
+			tr, err := Load(base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			procs := int(tr.MachineProcs)
+			cores := 1
+			for _, c := range []int{4, 2} {
+				if procs%c == 0 {
+					cores = c
+					break
+				}
+			}
+			idle := 40 * float64(cores)
+			run := func(static float64, alloc, gov string) *Result {
+				s := base
+				s.Machine, s.DVFS = nodeMachine(t, procs, cores, idle, static, alloc), gov
+				r, err := Run(context.Background(), s, tr, Outputs{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Stats.NViolations > 0 {
+					t.Errorf("static %v, %s, %s: %d violations: %v", static, alloc, gov, r.Stats.NViolations, r.Stats.Violations)
+				}
+				if r.Summary.ExcessJ > 0 && gov == "dr" {
+					t.Errorf("static %v, %s: %.3g J above the limit", static, alloc, r.Summary.ExcessJ)
+				}
+				return r
+			}
+			plain, static := run(0, "core", "dr"), run(1.25*idle, "core", "dr")
+			if static.Summary.Jobs != plain.Summary.Jobs {
+				t.Errorf("%d jobs finished with static power, %d without", static.Summary.Jobs, plain.Summary.Jobs)
+			}
+			// Under performance the schedule is the same, so the jobs'
+			// energies are too and the static power only adds.
+			pp, ps := run(0, "core", "performance"), run(1.25*idle, "core", "performance")
+			if pp.Summary.JobKWh != ps.Summary.JobKWh || pp.Summary.Makespan != ps.Summary.Makespan {
+				t.Errorf("performance: static power changed the jobs' energy (%v → %v kWh) or the makespan", pp.Summary.JobKWh, ps.Summary.JobKWh)
+			}
+			// Traces whose jobs all fill whole nodes (SDSC-BLUE, Thunder,
+			// CM5 here) have no partly busy node: no change there.
+			if ps.Summary.EnergyKWh < pp.Summary.EnergyKWh || strings.HasPrefix(name, "HPC2N") && !(ps.Summary.EnergyKWh > pp.Summary.EnergyKWh) {
+				t.Errorf("performance: static power 25 %% above idle on %d-core nodes: energy %v kWh, without %v kWh", cores, ps.Summary.EnergyKWh, pp.Summary.EnergyKWh)
+			}
+			t.Logf("%d-core nodes: energy, performance %.1f → %.1f kWh (%+.2f %%), dr %.1f → %.1f kWh", cores, pp.Summary.EnergyKWh, ps.Summary.EnergyKWh,
+				100*(ps.Summary.EnergyKWh/pp.Summary.EnergyKWh-1), plain.Summary.EnergyKWh, static.Summary.EnergyKWh)
+			if name == "HPC2N-2002-2.2-cln.swf.gz" {
+				w0, w1 := run(0, "node", "dr"), run(1.25*idle, "node", "dr")
+				if !reflect.DeepEqual(w0.Summary, w1.Summary) {
+					t.Errorf("whole nodes: static_w changed the summary:\n%+v\n%+v", w0.Summary, w1.Summary)
+				}
+			}
+		})
+	}
+}
+
+// Per-node idle power on the toy trace (ten 1-processor jobs of an hour,
+// submitted hourly: processor 0 busy 0–36,000 s, processor 1 idle): node 1
+// idles at 31 W instead of 20 W (the idle_w column), node 0's power rises
+// by 5 W at 18,000 s and node 1's by 3 W at 10⁶ s, after the last job
+// (dropped: it would only stretch the run). Energy: + 11 W × 36,000 s +
+// 5 W × 18,000 s = 486,000 J = 0.135 kWh, all of it idle/static energy.
+func TestNodeIdleColumnAndDrift(t *testing.T) {
+	csv := filepath.Join(t.TempDir(), "n.csv")
+	if err := os.WriteFile(csv, []byte("node,speed,power,idle_w\n1,1,1,31\n0,1,1,\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := Spec{Procs: 2, IdleW: 20, Check: true}
+	plain, err := Run(context.Background(), base, toyTrace(""), Outputs{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := base
+	s.NodeVar, s.NodeDrift = csv, "0@18000:+5W,1@1e6:+3W"
+	r, err := Run(context.Background(), s, toyTrace(""), Outputs{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Stats.NViolations > 0 {
+		t.Fatalf("violations: %v", r.Stats.Violations)
+	}
+	if d := r.Summary.EnergyKWh - plain.Summary.EnergyKWh; math.Abs(d-0.135) > 1e-9 {
+		t.Errorf("energy %v − %v = %v kWh, want 0.135", r.Summary.EnergyKWh, plain.Summary.EnergyKWh, d)
+	}
+	if d := r.Summary.IdleKWh - plain.Summary.IdleKWh; math.Abs(d-0.135) > 1e-9 {
+		t.Errorf("idle energy up by %v kWh, want 0.135", d)
+	}
+	if r.Summary.Makespan != plain.Summary.Makespan {
+		t.Errorf("makespan %v, want %v", r.Summary.Makespan, plain.Summary.Makespan)
+	}
+}
+
+func TestNodeLoadSpecErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.csv")
+	if err := os.WriteFile(bad, []byte("node,speed,power,idle_w\n0,1,1,90\n1,1,1,-2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	static := nodeMachine(t, 4, 2, 80, 100, "core")
+	for _, c := range []struct {
+		s    Spec
+		want string
+	}{
+		{Spec{NodeVar: bad, Procs: 2}, "bad.csv:3: idle_w: \"-2\" is not a node idle power"},
+		{Spec{Procs: 2, NodeDrift: "0@100:+W"}, "node-drift: step 1 \"0@100:+W\": idle change not a number of watts"},
+		{Spec{Procs: 2, IdleW: 20, NodeDrift: "0@100:-15W,0@200:-6W"}, "node-drift: node 0's idle power falls to -1 W at t=200"},
+		{Spec{Procs: 2, NodeDrift: "1@100:+11W", SuspendAfter: 60}, "suspend_after: node power saving does not work with per-node idle power"},
+		{Spec{Machine: static, PowerCap: "uniform", DRRatio: 0.25}, "powercap: the uniform cap shares the limit with the nominal idle power; node type \"n\" has static_w"},
+	} {
+		_, err := Run(context.Background(), c.s, toyTrace(""), Outputs{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: error %v; want one containing %q", c.s, err, c.want)
+		}
+	}
+}
