@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"drsim/internal/sharedtest"
+	"drsim/scheduler"
 )
 
 // nodeMachine writes a one-partition machine file of procs/cores nodes of
@@ -158,5 +159,58 @@ func TestNodeLoadSpecErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v; want one containing %q", c.s, err, c.want)
 		}
+	}
+}
+
+// BenchmarkNodeLoad: EASY on HPC2N (240 processors), plain; on a
+// shared-core machine file of its 120 two-core nodes without and with
+// static_w (per-node busy counts at every start and end); and with every
+// node's own idle power from a CSV and two idle drift steps (constant
+// offsets: no per-start work beyond variability's).
+//
+//	DRSIM_SHARED=../shared go test -run ^$ -bench NodeLoad -count 5 ./scheduler/sim
+func BenchmarkNodeLoad(b *testing.B) {
+	defer scheduler.WithoutTestChecks()()
+	path := sharedtest.Path(b, "traces/HPC2N-2002-2.2-cln.swf.gz")
+	tr, err := Load(Spec{Trace: path})
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	var csv strings.Builder
+	csv.WriteString("node,speed,power,idle_w\n")
+	for i := range 120 {
+		fmt.Fprintf(&csv, "%d,1,1,%d\n", i, 76+i*13%11)
+	}
+	idle := filepath.Join(dir, "idle.csv")
+	mach := func(static string) string {
+		f := filepath.Join(dir, "m"+static+".toml")
+		text := "name = \"m\"\n[[node_type]]\nname = \"n\"\ncount = 120\ncores = 2\nidle_w = 80\n" + static +
+			"[[partition]]\nname = \"p\"\nnode_type = \"n\"\nallocation = \"core\"\n"
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		return f
+	}
+	if err := os.WriteFile(idle, []byte(csv.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		s    Spec
+	}{
+		{"plain", Spec{Trace: path, IdleW: 40}},
+		{"machine", Spec{Trace: path, IdleW: 40, Machine: mach("")}},
+		{"machine-static", Spec{Trace: path, IdleW: 40, Machine: mach("static_w = 100\n")}},
+		{"idle-csv-drift", Spec{Trace: path, IdleW: 40, ProcsPerNode: 2, NodeVar: idle, NodeDrift: "5@50000000:+11W,7@50000000:-3W"}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := Run(context.Background(), tc.s, tr, Outputs{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
