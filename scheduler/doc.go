@@ -37,7 +37,9 @@
 //     running jobs and the DR-Scale governor.
 //   - network.go: the Network hook (communication time that depends on
 //     placement and contention); nodepower.go: node power states (suspend
-//     and resume, like Slurm's power saving).
+//     and resume, like Slurm's power saving); nodeload.go: load-proportional
+//     node power in shared-core partitions (per-node busy counts) and each
+//     node's own idle power and its drift.
 //
 // Sub-packages: sim runs one experiment from a Spec (and compare), sweep
 // runs many (resumable, shardable, byte-identical merges).
