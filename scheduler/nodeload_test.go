@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -193,4 +194,39 @@ func TestNodeLoadErrors(t *testing.T) {
 			t.Errorf("%s: New = %v, want %s", c.name, err, c.want)
 		}
 	}
+}
+
+// idleRec is a governor that records what Control.IdlePower says after
+// every pass.
+type idleRec struct {
+	Performance
+	at, idle []float64
+}
+
+func (g *idleRec) Adjust(c *Control) { g.at, g.idle = append(g.at, c.Now()), append(g.idle, c.IdlePower()) }
+
+// Control.IdlePower is what the meter draws besides the jobs' own power,
+// static uplift and offsets included. Two nodes (90 W idle, P_static 100
+// W), node 1 idling 11 W high: job 1 (1 core, 0–100) leaves node 0 with
+// three idle cores at 25 W (75 W) and node 1 at 101 W: 176 W; job 2 (2
+// cores, 50–60) joins node 0: one idle core, 25 + 101 = 126 W; at 100 the
+// machine idles: 90 + 101 = 191 W.
+func TestNodeLoadIdlePower(t *testing.T) {
+	g := &idleRec{}
+	e, _ := nodeRun(t, 2, false, 100, func(c *Config) {
+		c.Governor = g
+		c.IdleOffsets = []IdleOffset{{Lo: 4, Hi: 8, W: 11}}
+	}, j(1, 0, 100, 1, 100), j(2, 50, 10, 2, 10))
+	want := map[float64]float64{0: 176, 50: 126, 60: 176, 100: 191}
+	for i, at := range g.at {
+		if w, ok := want[at]; ok {
+			near(t, fmt.Sprintf("IdlePower at %v", at), g.idle[i], w)
+			delete(want, at)
+		}
+	}
+	if len(want) != 0 {
+		t.Errorf("no pass at %v (passes at %v)", want, g.at)
+	}
+	// 0–50 176 + 45, 50–60 126 + 3·45, 60–100 221, 100 on nothing.
+	near(t, "meter total", e.Meter().TotalJ(), 221*50+261*10+221*40)
 }
