@@ -203,7 +203,9 @@ type idleRec struct {
 	at, idle []float64
 }
 
-func (g *idleRec) Adjust(c *Control) { g.at, g.idle = append(g.at, c.Now()), append(g.idle, c.IdlePower()) }
+func (g *idleRec) Adjust(c *Control) {
+	g.at, g.idle = append(g.at, c.Now()), append(g.idle, c.IdlePower())
+}
 
 // Control.IdlePower is what the meter draws besides the jobs' own power,
 // static uplift and offsets included. Two nodes (90 W idle, P_static 100
