@@ -41,8 +41,8 @@ import (
 // largest uplift its start can cause, min(procs, idle nodes)·(C−1)·(StaticW
 // − IdleW) (each idle node it touches with k ≥ 1 of its processors adds
 // (C−k)·δ ≤ (C−1)·δ; nodes already busy lose uplift); the dr governor's
-// eviction budget (allIdleW) assumes every node busy now stays busy with
-// one processor, (busy nodes)·(C−1)·δ, the most any kept subset can add.
+// eviction budget (allIdleW, evictW, evictWeight) counts δ·C per node busy
+// now and each kept job's processors −δ, exact when nothing is evicted.
 // EASY's power-aware shadow time still reads a job's power above idle
 // (RunningJob.Power) without the uplift its end releases: reservations
 // under a limit are estimates, as before.
@@ -270,8 +270,12 @@ func (e *Engine) admitW(j *job) float64 {
 }
 
 // evictW is what the dr governor's eviction budget adds to the all-idle
-// power of the governed processors: their idle offsets, and the most
-// uplift any subset of the running jobs can keep.
+// power of the governed processors: their idle offsets, and C·δ for every
+// node busy now (δ = StaticW − IdleW a processor). With evictWeight
+// lowering each job's weight by procs·δ, the budget is safe for any kept
+// subset K: its uplift is Σ over nodes with kept work of (C − b_K)·δ =
+// δ·C·(nodes with kept work) − δ·Σ_K procs ≤ δ·C·(busy nodes) − δ·Σ_K
+// procs, and exact when every job is kept.
 func (e *Engine) evictW() float64 {
 	nl := e.nl
 	w := nl.offW
@@ -280,10 +284,21 @@ func (e *Engine) evictW() float64 {
 	}
 	for i := range nl.parts {
 		if p := &nl.parts[i]; p.sp > 0 && (e.scope < 0 || e.scope == i) {
-			w += float64((p.nodes-p.free)*(p.cores-1)) * p.sp
+			w += float64((p.nodes-p.free)*p.cores) * p.sp
 		}
 	}
 	return w
+}
+
+// evictWeight is running job slot's weight w in the dr governor's
+// eviction knapsack less procs·δ in a tracked partition (see evictW),
+// floored at 0 (a larger weight only makes the budget safer).
+func (e *Engine) evictWeight(slot int32, w float64) float64 {
+	j := &e.jobs[slot]
+	if !e.nl.track || e.parts == nil || e.nl.parts[j.part].sp == 0 {
+		return w
+	}
+	return max(0, w-float64(j.procs)*e.nl.parts[j.part].sp)
 }
 
 // checkNodeLoad (Check, at the end of the run): every node's busy count is
