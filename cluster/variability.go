@@ -20,7 +20,12 @@ import (
 // that per-host compute rates differ and that a few slow hosts set the
 // pace of HPL; Heinrich's taurus measurements (seed 000, §8.2) find nodes
 // of one type differing in power by up to 18 % with one BIOS setting.
-type NodeVar struct{ Slow, Power float64 }
+//
+// IdleW is the node's own idle power (W, whole node; 0: its type's), from
+// the optional idle_w column: Heinrich measured idle power per node and
+// saw it drift (seed 000, §8.2.1, line 1501). The engine takes it as an
+// offset of the node's whole power line (scheduler.IdleOffset).
+type NodeVar struct{ Slow, Power, IdleW float64 }
 
 // DrawNodeVar returns nodes seeded draws: each node's relative speed is
 // 1 + sd·z, z standard normal, truncated to [1−3sd, 1+3sd] (and to at
@@ -60,17 +65,20 @@ func (e *VarError) Error() string {
 }
 
 // ReadNodeVar reads a node variability CSV with the header
-// node,speed,power: node is a 0-based node index (or a name in names,
-// when given), speed the node's relative compute rate (1 nominal; its time
-// factor is 1/speed, so per-node dgemm or HPL rates divided by their
-// nominal value go straight in) and power its power factor (1 nominal;
-// e.g. a node's idle or busy power divided by its type's). Nodes not
+// node,speed,power or node,speed,power,idle_w: node is a 0-based node
+// index (or a name in names, when given), speed the node's relative
+// compute rate (1 nominal; its time factor is 1/speed, so per-node dgemm
+// or HPL rates divided by their nominal value go straight in), power its
+// busy power factor (1 nominal; a node's busy power divided by its
+// type's) and idle_w, when the column is there, the node's measured idle
+// power in W for the whole node (an empty cell: its type's). Nodes not
 // listed are nominal. Errors name file:line:field.
 func ReadNodeVar(r io.Reader, file string, nodes int, names []string) ([]NodeVar, error) {
 	out := make([]NodeVar, nodes)
 	for i := range out {
-		out[i] = NodeVar{1, 1}
+		out[i] = NodeVar{Slow: 1, Power: 1}
 	}
+	cols := 3
 	seen := make([]bool, nodes)
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
@@ -87,13 +95,15 @@ func ReadNodeVar(r io.Reader, file string, nodes int, names []string) ([]NodeVar
 		}
 		if header {
 			header = false
-			if len(rec) != 3 || strings.TrimSpace(rec[0]) != "node" || strings.TrimSpace(rec[1]) != "speed" || strings.TrimSpace(rec[2]) != "power" {
-				return nil, &VarError{file, line, "header", fmt.Sprintf("%q is not node,speed,power", strings.Join(rec, ","))}
+			if len(rec) < 3 || len(rec) > 4 || strings.TrimSpace(rec[0]) != "node" || strings.TrimSpace(rec[1]) != "speed" || strings.TrimSpace(rec[2]) != "power" ||
+				len(rec) == 4 && strings.TrimSpace(rec[3]) != "idle_w" {
+				return nil, &VarError{file, line, "header", fmt.Sprintf("%q is not node,speed,power or node,speed,power,idle_w", strings.Join(rec, ","))}
 			}
+			cols = len(rec)
 			continue
 		}
-		if len(rec) != 3 {
-			return nil, &VarError{file, line, "record", fmt.Sprintf("%d fields; need 3 (node,speed,power)", len(rec))}
+		if len(rec) != cols {
+			return nil, &VarError{file, line, "record", fmt.Sprintf("%d fields; need %d (the header's)", len(rec), cols)}
 		}
 		n, err := nodeIndex(strings.TrimSpace(rec[0]), nodes, names)
 		if err != nil {
@@ -112,9 +122,16 @@ func ReadNodeVar(r io.Reader, file string, nodes int, names []string) ([]NodeVar
 			v[k] = x
 		}
 		out[n] = NodeVar{Slow: 1 / v[0], Power: v[1]}
+		if cols == 4 && strings.TrimSpace(rec[3]) != "" {
+			x, err := strconv.ParseFloat(strings.TrimSpace(rec[3]), 64)
+			if err != nil || !(x > 0) || x > 1e5 {
+				return nil, &VarError{file, line, "idle_w", fmt.Sprintf("%q is not a node idle power in W in (0, 100000]", rec[3])}
+			}
+			out[n].IdleW = x
+		}
 	}
 	if header {
-		return nil, &VarError{file, 1, "header", "empty file; need node,speed,power"}
+		return nil, &VarError{file, 1, "header", "empty file; need node,speed,power[,idle_w]"}
 	}
 	return out, nil
 }

@@ -259,6 +259,9 @@ func (e *Engine) finalChecks() {
 	if e.checked != nil && e.checked.busy != 0 {
 		e.violate("%d processors still held after the last job ended", e.checked.busy)
 	}
+	if e.nl != nil {
+		e.checkNodeLoad() // nodeload.go: every node's busy count back to 0
+	}
 	if !e.hasPower || !e.allFinite {
 		return
 	}

@@ -37,7 +37,9 @@
 //     running jobs and the DR-Scale governor.
 //   - network.go: the Network hook (communication time that depends on
 //     placement and contention); nodepower.go: node power states (suspend
-//     and resume, like Slurm's power saving).
+//     and resume, like Slurm's power saving); nodeload.go: load-proportional
+//     node power in shared-core partitions (per-node busy counts) and each
+//     node's own idle power and its drift.
 //   - partition.go: partitions of a machine file; gres.go: GPU jobs on
 //     shared-core partitions (cores and GPUs per node, EASY's GPU head);
 //     gpu.go: per-device GPU power; check.go: the --check state.

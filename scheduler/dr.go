@@ -443,7 +443,11 @@ func (g *DR) evict(c *Control) {
 	g.wts, g.vals = g.wts[:0], g.vals[:0]
 	idle := c.IdleW()
 	for _, j := range g.jobs {
-		g.wts = append(g.wts, float64(j.procs)*(j.factor()*lowestPower(c.Levels(j.app), j)-idle)+c.e.jobs[j.slot].gpuW) // gpuW: partition.go
+		w := float64(j.procs)*(j.factor()*lowestPower(c.Levels(j.app), j)-idle) + c.e.jobs[j.slot].gpuW // gpuW: partition.go
+		if c.e.nl != nil {
+			w = c.e.evictWeight(j.slot, w) // nodeload.go: static power
+		}
+		g.wts = append(g.wts, w)
 		g.vals = append(g.vals, j.spent)
 	}
 	keep, _ := g.knap.Solve(g.wts, g.vals, c.Limit()-c.e.allIdleW(idle)) // partition.go

@@ -124,6 +124,9 @@ type Config struct {
 	Pace     Pace        // how a job's nodes' time factors combine; zero: slowest
 	JobNoise float64     // sd of a seeded per-run noise on the pace; 0: none
 	Drift    []DriftStep // nodes slowing from a time on, sorted by T
+	// Per-node idle power (nodeload.go): nodes drawing other than their
+	// type's power; nil: none.
+	IdleOffsets []IdleOffset
 }
 
 // Stats are the engine's own counters.
@@ -281,6 +284,7 @@ type Engine struct {
 	sPre, bMax  []float64 // prefix sums of vSlow; its maxima per block of vBlock
 	driftIdx    int       // next Config.Drift step
 	slowViews   []slowView
+	nl          *nodeLoad // node-level power (nodeload.go); nil without
 }
 
 // New validates cfg and builds an engine.
@@ -434,6 +438,9 @@ func (e *Engine) Run(ctx context.Context, src Source) error {
 		e.meter.ChangeIdle(e.partIdleAdjW())
 		e.initLimitMeter(t0) // partition.go
 	}
+	if e.nl != nil {
+		e.startNodeLoad(t0) // nodeload.go
+	}
 	e.now = t0
 	if e.np != nil {
 		e.startNodePower(t0)
@@ -514,6 +521,8 @@ func (e *Engine) instant(t float64) error {
 			e.recomputePriority()
 		case KindWake:
 			e.woken(ev.T) // view.go
+		case KindIdleDrift:
+			e.idleDrift(ev.T) // nodeload.go
 		default:
 			e.nodeEvent(&ev)
 		}
@@ -549,6 +558,8 @@ func (e *Engine) stale(ev *Event) bool {
 		return e.jobs[ev.Job].gen != ev.Gen || e.jobs[ev.Job].state != stRunning
 	case KindLimit, KindPriority, KindWake:
 		return false
+	case KindIdleDrift:
+		return e.idleDriftStale() // nodeload.go
 	}
 	return e.staleNode(ev)
 }

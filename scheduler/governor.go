@@ -68,7 +68,7 @@ func (c *Control) InDR() bool { return !math.IsInf(c.e.meter.Limit, 1) }
 // power states, everything but executing jobs: idle processors, off and
 // booting nodes.
 func (c *Control) IdlePower() float64 {
-	if c.e.np != nil {
+	if c.e.np != nil || c.e.nl != nil && c.e.parts == nil { // nl: idle offsets (nodeload.go)
 		return c.e.meter.NonJobW()
 	}
 	if c.e.parts != nil {

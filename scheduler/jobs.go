@@ -147,6 +147,9 @@ func (e *Engine) fillQueued(q *QueuedJob, slot int32) {
 		scale = e.cfg.Apps[j.app].Levels[lv].Scale
 	}
 	pw := e.powerLow(j)
+	if e.hasPower && e.nl != nil {
+		pw += e.admitW(j) // nodeload.go: ≥ 0 and state-dependent, so not in the queue's lower bound
+	}
 	*q = QueuedJob{Slot: slot, Procs: j.procs, Est: j.est * scale, Submit: j.submit, Seq: j.seq, Power: pw, Prio: j.pr.prio}
 }
 
@@ -283,6 +286,9 @@ func (e *Engine) start(slot int32, now float64) float64 {
 	if e.parts != nil {
 		e.partMeter(j, j.power, j.procs) // partition.go
 	}
+	if e.nl != nil {
+		e.loadJob(j, 1) // nodeload.go
+	}
 	e.insertRunning(slot)
 	e.q.Push(Event{T: now + j.dur, Kind: KindFinish, Seq: j.startSeq, Job: slot, Gen: j.gen})
 	return j.estEnd
@@ -322,6 +328,9 @@ func (e *Engine) finish(slot int32) error {
 		e.partMeter(j, -j.power, -j.procs)
 	}
 	e.release(j) // gres.go
+	if e.nl != nil {
+		e.loadJob(j, -1) // nodeload.go
+	}
 	e.removeRunning(slot)
 	if e.cfg.Network != nil {
 		e.cfg.Network.Finished(slot)
@@ -419,6 +428,9 @@ func (e *Engine) evict(slot int32) {
 		e.partMeter(j, -j.power, -j.procs)
 	}
 	e.release(j) // gres.go
+	if e.nl != nil {
+		e.loadJob(j, -1) // nodeload.go
+	}
 	e.removeRunning(slot)
 	if e.cfg.Network != nil {
 		e.cfg.Network.Finished(slot)

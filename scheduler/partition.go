@@ -44,6 +44,7 @@ type Part struct {
 	MaxTime   float64 // s; jobs requesting more are dropped; 0 = no limit
 	IdleW     float64 // draw of one idle processor of its nodes, GPUs' idle share included (W); 0 = Config.IdleW
 	GPUBusyW  float64 // draw of one busy GPU above its idle draw (W)
+	StaticW   float64 // draw of an idle processor of a node with work, shared-core partitions (nodeload.go); 0 = IdleW
 }
 
 // partState is a partition's scheduling state; the bound one lives in the
@@ -476,7 +477,10 @@ func (e *Engine) PartNames() []string {
 // partition's own idle draw on a partitioned machine. With it and each
 // job's weight procs × (lowest − idle) + gpuW, the kept jobs' power at
 // their lowest levels is exact whatever the partitions' idle and GPU draws.
-func (e *Engine) allIdleW(idle float64) float64 {
+func (e *Engine) allIdleW(idle float64) (w float64) {
+	if e.nl != nil {
+		defer func() { w += e.evictW() }() // nodeload.go
+	}
 	if e.parts == nil {
 		return float64(e.cfg.Procs) * idle
 	}

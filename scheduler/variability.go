@@ -66,6 +66,7 @@ type DriftStep struct {
 	T      float64
 	Lo, Hi int
 	Slow   float64
+	IdleW  float64 // the node's idle power (its whole power line) rises by IdleW W from T on (nodeload.go); 0: none
 }
 
 // slowView is a placement's copy of time factors, one per unit processors
@@ -135,6 +136,9 @@ func (e *Engine) slowMax(lo, hi int) float64 {
 
 // initVariability checks Config.ProcVar, JobNoise and Drift.
 func (e *Engine) initVariability() error {
+	if err := e.initNodeLoad(); err != nil { // nodeload.go
+		return err
+	}
 	pv := e.cfg.ProcVar
 	if pv == nil {
 		if e.cfg.JobNoise != 0 || len(e.cfg.Drift) > 0 {
@@ -178,6 +182,9 @@ func (e *Engine) initVariability() error {
 func (e *Engine) applyDrift(now float64) {
 	for ; e.driftIdx < len(e.cfg.Drift) && e.cfg.Drift[e.driftIdx].T <= now; e.driftIdx++ {
 		d := &e.cfg.Drift[e.driftIdx]
+		if d.Slow == 1 {
+			continue // an idle-power step (nodeload.go), or no change
+		}
 		for p := d.Lo; p < d.Hi; p++ {
 			e.vSlow[p] *= d.Slow
 		}

@@ -40,6 +40,11 @@ type NodeType struct {
 	CoreBusyW float64 `toml:"core_busy_w"` // informational for now: a busy core's draw above idle at fmax (W)
 	GPUIdleW  float64 `toml:"gpu_idle_w"`  // one idle GPU (W), part of IdleW
 	GPUBusyW  float64 `toml:"gpu_busy_w"`  // one busy GPU (W)
+	// StaticW is the intercept of the node's load line (W, whole node): a
+	// node with some cores busy draws StaticW + u·(P_allcores − StaticW),
+	// so each of its idle cores draws StaticW/cores instead of
+	// IdleW/cores (scheduler/nodeload.go). 0: IdleW (no change).
+	StaticW float64 `toml:"static_w"`
 }
 
 // Partition is one Slurm partition: a set of nodes of one type.
@@ -173,7 +178,7 @@ func parse(name string, data []byte, read ReadFunc) (*Machine, error) {
 		}
 		line := li.first(section, key)
 		return nil, &Error{File: name, Line: line, Where: li.where(section, line), Key: key,
-			Msg: "unknown key (known: name, source, slurm_conf, gres_conf; [[node_type]] name, prefix, count, cores, gpus, memory_gb, idle_w, core_busy_w, gpu_idle_w, gpu_busy_w; [[partition]] name, nodes, node_type, count, default, allocation, max_time, apps)"}
+			Msg: "unknown key (known: name, source, slurm_conf, gres_conf; [[node_type]] name, prefix, count, cores, gpus, memory_gb, idle_w, static_w, core_busy_w, gpu_idle_w, gpu_busy_w; [[partition]] name, nodes, node_type, count, default, allocation, max_time, apps)"}
 	}
 	if f.SlurmConf != "" {
 		return overlay(name, &f, li, read)
@@ -214,13 +219,16 @@ func build(name string, f *file, li lineIndex) (*Machine, error) {
 		for _, w := range []struct {
 			key string
 			v   float64
-		}{{"memory_gb", t.MemoryGB}, {"idle_w", t.IdleW}, {"core_busy_w", t.CoreBusyW}, {"gpu_idle_w", t.GPUIdleW}, {"gpu_busy_w", t.GPUBusyW}} {
+		}{{"memory_gb", t.MemoryGB}, {"idle_w", t.IdleW}, {"core_busy_w", t.CoreBusyW}, {"gpu_idle_w", t.GPUIdleW}, {"gpu_busy_w", t.GPUBusyW}, {"static_w", t.StaticW}} {
 			if w.v < 0 || math.IsNaN(w.v) || math.IsInf(w.v, 0) {
 				return nil, fail("node_type", i, where, w.key, "%v; need a finite value ≥ 0", w.v)
 			}
 		}
 		if t.GPUBusyW < t.GPUIdleW {
 			return nil, fail("node_type", i, where, "gpu_busy_w", "%v W is below gpu_idle_w %v W", t.GPUBusyW, t.GPUIdleW)
+		}
+		if t.StaticW > 0 && (t.IdleW == 0 || t.StaticW < t.IdleW) { // nodeload.go
+			return nil, fail("node_type", i, where, "static_w", "%v W needs idle_w and may not be below it (idle_w %v W)", t.StaticW, t.IdleW)
 		}
 		if t.IdleW > 0 && t.IdleW < float64(t.GPUs)*t.GPUIdleW {
 			return nil, fail("node_type", i, where, "idle_w", "%v W is below the %d idle GPUs' %v W (idle_w is the whole node)", t.IdleW, t.GPUs, float64(t.GPUs)*t.GPUIdleW)

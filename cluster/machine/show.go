@@ -34,6 +34,7 @@ func (m *Machine) WriteText(w io.Writer) error {
 		peak += n * t.PeakW()
 	}
 	fmt.Fprintf(tw, "total\t%d\t\t\t\t\t\t%s\t%s\n", len(m.Nodes), watts(idle, 1e-3), watts(peak, 1e-3))
+	m.writeStatic(tw)
 	fmt.Fprintln(tw, "\npartition\tnodes\tnode type\tprocessors\tallocation\tmax time\tdefault")
 	for i := range m.Partitions {
 		p := &m.Partitions[i]
@@ -67,4 +68,22 @@ func hostRange(m *Machine, nodes []int) string {
 		return m.Nodes[nodes[0]].Name
 	}
 	return fmt.Sprintf("%d (%s..%s)", len(nodes), m.Nodes[nodes[0]].Name, m.Nodes[nodes[len(nodes)-1]].Name)
+}
+
+// writeStatic lists the load-proportional node power of the types that
+// give static_w (nothing otherwise): a node with u of its cores busy draws
+// static + u·(all cores − static), each idle core of a busy node static/cores.
+func (m *Machine) writeStatic(w io.Writer) {
+	head := true
+	for i := range m.Types {
+		t := &m.Types[i]
+		if t.StaticW == 0 {
+			continue
+		}
+		if head {
+			fmt.Fprintln(w, "\nnode type\tidle W\tstatic W\tidle core of a busy node W")
+			head = false
+		}
+		fmt.Fprintf(w, "%s\t%.2f\t%.2f\t%.3f\n", t.Name, t.IdleW, t.StaticW, t.StaticW/float64(t.Cores))
+	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"text/tabwriter"
 
@@ -59,6 +60,18 @@ func calibrateNodePower(c *cli.Context) error {
 		if err := tw.Flush(); err != nil {
 			return err
 		}
+		writeFigures(w, m.MachineFigures())
 	}
 	return nil
+}
+
+// writeFigures prints the lines a machine file's [[node_type]] takes
+// (docs/machine.md, docs/variability.md), ready to paste.
+func writeFigures(w io.Writer, f nodepower.Figures) {
+	fmt.Fprintf(w, "# machine file [[node_type]] figures at %.2f GHz (the top P-state):\n", f.GHz)
+	note := ""
+	if f.Raised {
+		note = "  # the fitted static power is below idle; raised to idle_w"
+	}
+	fmt.Fprintf(w, "cores = %d\nidle_w = %.2f\nstatic_w = %.2f%s\ncore_busy_w = %.4f\n", f.Cores, f.IdleW, f.StaticW, note, f.CoreBusyW)
 }

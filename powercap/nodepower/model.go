@@ -166,3 +166,28 @@ func meanOf(v []float64) float64 {
 	}
 	return s / float64(len(v))
 }
+
+// Figures is what a machine file's [[node_type]] takes from a Model
+// (cluster/machine: idle_w, static_w, core_busy_w), at the model's top
+// P-state FMax, the level jobs run at outside DR events: the engine keeps
+// one static power per node type.
+type Figures struct {
+	GHz       float64
+	Cores     int
+	IdleW     float64 // the idle measurement (W, whole node)
+	StaticW   float64 // P_static(FMax), raised to IdleW if the fit is below it (W)
+	CoreBusyW float64 // (P_all(FMax) − IdleW) / Cores: a busy core's draw above idle (W)
+	// Raised: the fitted P_static(FMax) was below idle and StaticW is IdleW
+	// (the machine file refuses static_w < idle_w).
+	Raised bool
+}
+
+// MachineFigures returns m's machine-file figures at FMax.
+func (m *Model) MachineFigures() Figures {
+	f := Figures{GHz: m.FMax, Cores: m.Cores, IdleW: m.Idle, StaticW: m.Static.At(m.FMax)}
+	if f.StaticW < f.IdleW {
+		f.StaticW, f.Raised = f.IdleW, true
+	}
+	f.CoreBusyW = (m.AllCores.At(m.FMax) - m.Idle) / float64(m.Cores)
+	return f
+}

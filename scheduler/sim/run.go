@@ -188,6 +188,9 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 	if err := useVariability(&cfg, d, mach); err != nil { // variability.go
 		return nil, specErr(err)
 	}
+	if err := useNodeStatic(&cfg, d, mach); err != nil { // nodepower.go
+		return nil, specErr(err)
+	}
 
 	sum := results.NewSummary(d.Policy, procs)
 	sum.MachineSource, sum.ModelExtrapolation = MachineSource(d, tr), extrapolationStrings(pw.extrap) // ranges_models.go

@@ -76,11 +76,11 @@ type Spec struct {
 	Assoc     string `toml:"assoc" json:"assoc,omitempty"`           // associations: TOML or `sacctmgr show assoc -P` output; "" = equal shares per user
 	SlurmSet  string `toml:"slurm_set" json:"slurm_set,omitempty"`   // slurm.conf settings over SlurmConf, "Key=Value;Key=Value"
 	// Per-node variability (scheduler/variability.go, docs/variability.md).
-	NodeVar     string  `toml:"node_var" json:"node_var,omitempty"`           // CSV node,speed,power; "" = none (or drawn)
+	NodeVar     string  `toml:"node_var" json:"node_var,omitempty"`           // CSV node,speed,power[,idle_w]; "" = none (or drawn)
 	NodeSpeedSD float64 `toml:"node_speed_sd" json:"node_speed_sd,omitempty"` // seeded per-node speed spread (sd of relative speed); 0 = none
 	SlowNodes   string  `toml:"slow_nodes" json:"slow_nodes,omitempty"`       // FRACTION:SLOWDOWN, e.g. 0.0625:1.1; "" = none
 	JobNoise    float64 `toml:"job_noise" json:"job_noise,omitempty"`         // sd of a seeded per-run noise on a job's pace; 0 = none
-	NodeDrift   string  `toml:"node_drift" json:"node_drift,omitempty"`       // NODE@T:FACTOR,...: nodes slowing from trace time T (s) on; "" = none
+	NodeDrift   string  `toml:"node_drift" json:"node_drift,omitempty"`       // NODE@T:FACTOR or NODE@T:±WW,...: nodes slowing (idle power moving) from trace time T (s) on; "" = none
 	Pace        string  `toml:"pace" json:"pace,omitempty"`                   // slowest ("": default, kept empty so existing cell IDs stay) | mean | ignore
 }
 
