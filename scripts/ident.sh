@@ -31,6 +31,9 @@ configs=(
 	"edison|--preset edison --interference on"
 	"psave-sef-suspend|--dvfs powersave --order sef --suspend-after 600 --resume-time 300"
 	"scattered-event|--placement scattered --pass event"
+	"multifactor|--priority multifactor"
+	"slurm-backfill|--policy slurm-backfill"
+	"variability|--node-speed-sd 0.03 --slow-nodes 0.05:1.1 --dvfs dr --dr-ratio 0.25"
 )
 if [ "$mode" = full ]; then
 	traces=$(ls "$tr"/*.swf "$tr"/*.swf.gz)
