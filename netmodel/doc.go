@@ -17,6 +17,8 @@
 //	apps.go      per-application patterns and communication fractions, RuntimeFactor
 //	maxmin.go    progressive filling (MaxMin)
 //	network.go   Network: incremental job-level max-min sharing, Share per job
+//	netcomp.go   the link-sharing graph's components, kept across adds (join) and removes (split)
+//	netsolve.go  progressive filling of one component on its shared links
 //	info.go      Info for `drsim net info`; place.go, predict.go for `drsim net predict`
 //
 // How the simulator uses it. At a job start with placement nodes and profile

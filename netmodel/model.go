@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // Config tunes a Model. The zero value works.
@@ -150,9 +151,30 @@ func (m *Model) CommTime(nodes []int32, pat Pattern, size, share float64) float6
 // of an application): Rewind before each pass over the sequence, Reset when
 // the placement or the sequence changes. The zero value is empty.
 type Rounds struct {
-	st  []roundStat
-	pos int
+	st   []roundStat
+	pos  int
+	memo *RoundMemo // consulted before walking paths for a new round; nil: none
 }
+
+// RoundMemo holds the rounds computed on one placement, whatever sequence
+// asked for them: applications with a pattern in common (most have a halo
+// or a small allreduce) share its rounds. A round is fixed by the
+// placement and its partner rule (kind and argument; a halo's grid follows
+// from the node count), so a remembered one is the value round would
+// compute. Reset it when the placement changes. The zero value is empty.
+type RoundMemo struct {
+	keys []roundKey
+	st   []roundStat
+}
+
+type roundKey struct{ kind, arg int }
+
+// Reset forgets the remembered rounds.
+func (m *RoundMemo) Reset() { m.keys, m.st = m.keys[:0], m.st[:0] }
+
+// UseMemo makes r take new rounds from memo (and add the ones it walks to
+// it); nil stops that. memo must belong to the placement r records.
+func (r *Rounds) UseMemo(memo *RoundMemo) { r.memo = memo }
 
 // Reset forgets the recorded rounds.
 func (r *Rounds) Reset() { r.st, r.pos = r.st[:0], 0 }
@@ -182,7 +204,18 @@ func (m *Model) rounds(r *Rounds, nodes []int32, kind, arg int, g grid) roundSta
 		r.pos++
 		return r.st[r.pos-1]
 	}
-	st := m.round(nodes, kind, arg, g)
+	var st roundStat
+	if mm := r.memo; mm != nil {
+		k := roundKey{kind, arg}
+		i := slices.Index(mm.keys, k)
+		if i < 0 {
+			i = len(mm.keys)
+			mm.keys, mm.st = append(mm.keys, k), append(mm.st, m.round(nodes, kind, arg, g))
+		}
+		st = mm.st[i]
+	} else {
+		st = m.round(nodes, kind, arg, g)
+	}
 	r.st = append(r.st, st)
 	r.pos++
 	return st

@@ -244,3 +244,45 @@ func TestCommTimeRoundsReplay(t *testing.T) {
 		}
 	}
 }
+
+// Two sequences recorded through one RoundMemo (two applications on one
+// placement) give CommTime bit for bit, and the second walks no path for
+// a round the first already walked: the memo holds each (kind, argument)
+// once, and a tampered memo entry shows up in the second sequence's time.
+func TestRoundMemoShared(t *testing.T) {
+	m := mustModel(t, "mira")
+	rng := rand.New(rand.NewPCG(9, 0))
+	for _, P := range []int{5, 64, 200} {
+		nodes, _ := Place(m.t, P, "scattered", rng)
+		var memo RoundMemo
+		minife := []Traffic{{Halo3D, 16 << 10, 1}, {Allreduce, 8, 2}}
+		mg := []Traffic{{Halo3D, 32 << 10, 1}, {Allreduce, 8, 1}, {PointToPoint, 4 << 10, 1}}
+		for _, app := range [][]Traffic{minife, mg} {
+			var r Rounds
+			r.UseMemo(&memo)
+			for _, tr := range app {
+				got := m.CommTimeRounds(&r, nodes, tr.Pattern, tr.Size, 0.7)
+				if want := m.CommTime(nodes, tr.Pattern, tr.Size, 0.7); math.Float64bits(got) != math.Float64bits(want) {
+					t.Fatalf("P=%d %v: through the memo %v, CommTime %v", P, tr.Pattern, got, want)
+				}
+			}
+		}
+		// halo: 6 directions; doubling: ⌈log₂P⌉ partners; ring: 1 (mg's p2p), each once
+		if want := 6 + log2ceil(P) + 1; len(memo.keys) != want {
+			t.Errorf("P=%d: memo holds %d rounds, want %d", P, len(memo.keys), want)
+		}
+		for i := range 6 { // the halo directions (some are empty on a flat grid)
+			memo.st[i].alpha *= 2
+		}
+		var r Rounds
+		r.UseMemo(&memo)
+		if got, want := m.CommTimeRounds(&r, nodes, Halo3D, 32<<10, 1), m.CommTime(nodes, Halo3D, 32<<10, 1); got == want {
+			t.Errorf("P=%d: a tampered memo gave CommTime's %v: the round was walked again", P, got)
+		}
+		memo.Reset()
+		r.Reset()
+		if got, want := m.CommTimeRounds(&r, nodes, Halo3D, 32<<10, 1), m.CommTime(nodes, Halo3D, 32<<10, 1); got != want {
+			t.Errorf("P=%d: after Reset %v, want %v", P, got, want)
+		}
+	}
+}

@@ -78,7 +78,11 @@ func appendJobFlows(out []Flow, nodes []int32, pat Pattern) []Flow {
 //
 // Add and Remove recompute only the connected component of jobs that share
 // links with the job added or removed (max-min allocations of link-disjoint
-// sets are independent), and report the jobs whose share changed.
+// sets are independent), and report the jobs whose share changed. The
+// components are kept between calls (netcomp.go): an add joins the
+// components of the jobs on the new job's shared links without walking
+// them, and only a remove walks, from the removed job's neighbours, to
+// find how its component split.
 //
 // Private links: a link that carries one job only bounds that job at the
 // constant c_l/a_jl (nothing else is ever subtracted from it), so each job
@@ -93,23 +97,35 @@ func appendJobFlows(out []Flow, nodes []int32, pat Pattern) []Flow {
 // their link lists reused when a slot is reused, so the hot path does not
 // allocate. Not safe for concurrent use.
 type Network struct {
-	t        *Topology
-	idx      map[int32]int32 // job id → index in jobs
-	jobs     []netJob
-	free     []int32     // unused indices of jobs
-	linkJobs [][]linkUse // per link: the jobs with a flow on it
-	count    []int32     // scratch: flows per global link while adding a job
-	mm       mmScratch
+	t    *Topology
+	idx  map[int32]int32 // job id → index in jobs
+	jobs []netJob
+	free []int32 // unused indices of jobs
+	// Links are numbered densely in the order the network first routes
+	// over them (dense maps a topology link to that number, −1: not yet),
+	// and every per-link array below is indexed by that number: a machine
+	// that uses a corner of a large topology keeps its working set small.
+	dense    []int32
+	bw       []float64   // per link: capacity
+	linkJobs [][]linkUse // per link: the jobs with a flow on it, in no particular order
+	linkLoad []float64   // per link: Σ flows of its jobs (an integer, so exact in any order)
+	count    []int32     // scratch: flows per link while adding a job
 	cache    []routeEntry
 
-	// component and recompute scratch, reused across calls
-	linkStamp []uint32  // per link: stamp of the last component walk to mark it
-	jobStamp  []uint32  // per job index: stamp of the last walk to reach it
-	rem, lsum []float64 // per link: capacity left and Σ a_jl of unfrozen jobs (valid on the component's shared links)
-	lvl       []float64 // per link: rem/lsum, +Inf once lsum is 0
+	// components (netcomp.go): members of each, id<<32 | index sorted
+	comps    [][]int64
+	freeComp []int32
+
+	// walk and solve scratch, reused across calls (netsolve.go)
+	linkStamp []uint32    // per link: stamp of the last walk or solve to mark it
+	ls        []linkState // per link: the solve's state (valid on the solved component's shared links)
+	jobStamp  []uint32    // per job index: stamp of the last walk to reach it
+	compStamp []uint32    // per component: stamp of the last join to reach it
 	stamp     uint32
+	mm        mmScratch
 	queue     []int32
-	comp      []int64 // id<<32 | index, sorted: the component in id order
+	comp      []int64 // id<<32 | index, sorted: the jobs to solve, in id order
+	pieces    []int32 // scratch: component ids a remove left
 	changed   []int32
 	route     []int32
 	flows     []Flow
@@ -118,8 +134,10 @@ type Network struct {
 
 type netJob struct {
 	id     int32
-	links  []int32   // distinct links crossed, in route order
+	comp   int32     // its component
+	links  []int32   // distinct links crossed (dense numbers), in route order
 	load   []float64 // flows of the job on each of links
+	pos    []int32   // its entry's index in linkJobs[links[i]]
 	shared []int32   // the links of links that other jobs use too
 	coef   []float64 // the job's load on each of shared
 	alone  float64   // x_j with the job alone: min_l c_l / a_jl
@@ -130,10 +148,28 @@ type netJob struct {
 
 // NewNetwork returns an empty network on t.
 func NewNetwork(t *Topology) *Network {
-	L := len(t.links)
-	return &Network{t: t, idx: map[int32]int32{}, linkJobs: make([][]linkUse, L),
-		count: make([]int32, L), linkStamp: make([]uint32, L), rem: make([]float64, L), lsum: make([]float64, L), lvl: make([]float64, L),
-		cache: make([]routeEntry, routeCacheSize)}
+	dense := make([]int32, len(t.links))
+	for i := range dense {
+		dense[i] = -1
+	}
+	return &Network{t: t, idx: map[int32]int32{}, dense: dense, cache: make([]routeEntry, routeCacheSize)}
+}
+
+// denseOf returns the dense number of topology link l, numbering it on
+// first sight.
+func (n *Network) denseOf(l int32) int32 {
+	if d := n.dense[l]; d >= 0 {
+		return d
+	}
+	d := int32(len(n.bw))
+	n.dense[l] = d
+	n.bw = append(n.bw, n.t.links[l].BW)
+	n.linkJobs = append(n.linkJobs, nil)
+	n.linkLoad = append(n.linkLoad, 0)
+	n.count = append(n.count, 0)
+	n.linkStamp = append(n.linkStamp, 0)
+	n.ls = append(n.ls, linkState{})
+	return d
 }
 
 // Share is the job's bandwidth share in (0,1]: its rate with all jobs over
@@ -213,7 +249,8 @@ func (n *Network) Add(job int32, flows []Flow) ([]int32, error) {
 			return nil, fmt.Errorf("netmodel: job %d flow %d→%d: node out of range [0,%d)", job, f.Src, f.Dst, n.t.nodes)
 		}
 		n.route = n.t.Route(f.Src, f.Dst, n.route[:0])
-		for _, l := range n.route {
+		for _, gl := range n.route {
+			l := n.denseOf(gl)
 			if n.count[l] == 0 {
 				j.links = append(j.links, l)
 			}
@@ -226,7 +263,7 @@ func (n *Network) Add(job int32, flows []Flow) ([]int32, error) {
 		load := float64(n.count[l])
 		j.load = append(j.load, load)
 		n.count[l] = 0
-		j.alone = math.Min(j.alone, n.t.links[l].BW/load)
+		j.alone = math.Min(j.alone, n.bw[l]/load)
 	}
 	return n.insert(k), nil
 }
@@ -243,7 +280,7 @@ func (n *Network) alloc(job int32) int32 {
 		n.jobStamp = append(n.jobStamp, 0)
 	}
 	j := &n.jobs[k]
-	*j = netJob{id: job, links: j.links[:0], load: j.load[:0], shared: j.shared[:0], coef: j.coef[:0], share: 1, alone: math.Inf(1)}
+	*j = netJob{id: job, comp: -1, links: j.links[:0], load: j.load[:0], pos: j.pos[:0], shared: j.shared[:0], coef: j.coef[:0], share: 1, alone: math.Inf(1)}
 	return k
 }
 
@@ -252,15 +289,17 @@ func (n *Network) alloc(job int32) int32 {
 func (n *Network) insert(k int32) []int32 {
 	j := &n.jobs[k]
 	for i, l := range j.links {
-		if lj := n.linkJobs[l]; len(lj) == 1 {
+		lj := n.linkJobs[l]
+		if len(lj) == 1 {
 			n.nowShared(lj[0], l)
 		}
-		n.linkJobs[l] = append(n.linkJobs[l], linkUse{k, int32(j.load[i])})
+		j.pos = append(j.pos, int32(len(lj)))
+		n.linkJobs[l] = append(lj, linkUse{k, int32(j.load[i]), int32(i)})
+		n.linkLoad[l] += j.load[i]
 	}
 	n.idx[j.id] = k
-	j.dirty = true
-	n.queue = append(n.queue[:0], k)
-	changed := n.recompute(n.component(n.queue))
+	n.classify(j)
+	changed := n.recompute(n.join(k))
 	if id := j.id; !slices.Contains(changed, id) {
 		changed = append(changed, id)
 		slices.Sort(changed)
@@ -281,15 +320,17 @@ func (n *Network) Remove(job int32) []int32 {
 	n.free = append(n.free, k)
 	j := &n.jobs[k]
 	seeds := n.queue[:0]
-	for _, l := range j.links {
+	for i, l := range j.links {
+		// Swap-delete k's entry; the moved entry's job learns its new place.
 		lj := n.linkJobs[l]
-		for i, u := range lj {
-			if u.k == k {
-				lj = slices.Delete(lj, i, i+1)
-				break
-			}
+		p, last := j.pos[i], len(lj)-1
+		if mv := lj[last]; int(p) != last {
+			lj[p] = mv
+			n.jobs[mv.k].pos[mv.i] = p
 		}
+		lj = lj[:last]
 		n.linkJobs[l] = lj
+		n.linkLoad[l] -= j.load[i]
 		if len(lj) == 1 {
 			n.nowPrivate(lj[0], l)
 		}
@@ -298,73 +339,12 @@ func (n *Network) Remove(job int32) []int32 {
 		}
 	}
 	j.id = -1
-	if len(seeds) == 0 {
-		n.queue = seeds
+	n.queue = seeds
+	comp := n.split(k, seeds)
+	if comp == nil {
 		return nil
 	}
-	return n.recompute(n.component(seeds))
-}
-
-// component returns the jobs connected to seeds (job indices, duplicates
-// allowed; the slice is used as the walk's queue) through shared links, as
-// id<<32|index sorted, so in id order. Each link's job list is scanned once.
-func (n *Network) component(seeds []int32) []int64 {
-	st := n.nextStamp()
-	comp := n.comp[:0]
-	queue := seeds
-	for _, s := range seeds {
-		if n.jobStamp[s] != st {
-			n.jobStamp[s] = st
-			comp = append(comp, int64(n.jobs[s].id)<<32|int64(s))
-		}
-	}
-	queue = queue[:0]
-	for _, c := range comp {
-		queue = append(queue, int32(c))
-	}
-	for len(queue) > 0 {
-		k := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
-		j := &n.jobs[k]
-		if j.dirty {
-			n.classify(j)
-		}
-		for _, l := range j.shared {
-			if n.linkStamp[l] == st {
-				continue
-			}
-			n.linkStamp[l] = st
-			// The solver's start on l: every job on l is in the component,
-			// so its load is their flow counts' sum (integers: exact in any
-			// order), and its level rem/load.
-			sum := 0.0
-			for _, u := range n.linkJobs[l] {
-				sum += float64(u.n)
-				if o := u.k; n.jobStamp[o] != st {
-					n.jobStamp[o] = st
-					comp = append(comp, int64(n.jobs[o].id)<<32|int64(o))
-					queue = append(queue, o)
-				}
-			}
-			bw := n.t.links[l].BW
-			n.rem[l], n.lsum[l], n.lvl[l] = bw, sum, bw/sum
-		}
-	}
-	n.queue = queue
-	slices.Sort(comp)
-	n.comp = comp
-	return comp
-}
-
-// nextStamp returns a stamp no link or job carries yet.
-func (n *Network) nextStamp() uint32 {
-	n.stamp++
-	if n.stamp == 0 { // wrapped: clear the stamps once every 2³² walks
-		clear(n.linkStamp)
-		clear(n.jobStamp)
-		n.stamp = 1
-	}
-	return n.stamp
+	return n.recompute(comp)
 }
 
 // classify recomputes which of j's links are shared and the bound of its
@@ -376,15 +356,15 @@ func (n *Network) classify(j *netJob) {
 		if len(n.linkJobs[l]) > 1 {
 			j.shared = append(j.shared, l)
 			j.coef = append(j.coef, j.load[i])
-		} else if v := n.t.links[l].BW / j.load[i]; v < j.priv { // math.Min of positive values
+		} else if v := n.bw[l] / j.load[i]; v < j.priv { // math.Min of positive values
 			j.priv = v
 		}
 	}
 	j.dirty = false
 }
 
-// linkUse is a job (index k) with n flows on a link.
-type linkUse struct{ k, n int32 }
+// linkUse is a job (index k) with n flows on a link, its i-th link.
+type linkUse struct{ k, n, i int32 }
 
 // nowShared updates job u.k when its private link l gains a second job: l
 // joins its shared links, and priv is recomputed (by classify) only if l
@@ -396,7 +376,7 @@ func (n *Network) nowShared(u linkUse, l int32) {
 	}
 	c := float64(u.n)
 	j.shared, j.coef = append(j.shared, l), append(j.coef, c)
-	if n.t.links[l].BW/c <= j.priv {
+	if n.bw[l]/c <= j.priv {
 		j.dirty = true
 	}
 }
@@ -413,84 +393,7 @@ func (n *Network) nowPrivate(u linkUse, l int32) {
 	last := len(j.shared) - 1
 	j.shared[i], j.coef[i] = j.shared[last], j.coef[last]
 	j.shared, j.coef = j.shared[:last], j.coef[:last]
-	if v := n.t.links[l].BW / float64(u.n); v < j.priv {
+	if v := n.bw[l] / float64(u.n); v < j.priv {
 		j.priv = v
 	}
-}
-
-// recompute solves max-min over the component's jobs, updates shares and
-// returns the ids of the jobs whose share changed.
-func (n *Network) recompute(comp []int64) []int32 {
-	rates := resize(n.rates, len(comp))
-	n.solve(comp, rates)
-	n.rates = rates
-	changed := n.changed[:0]
-	for f, c := range comp {
-		j := &n.jobs[int32(c)]
-		share := 1.0
-		if len(j.links) > 0 {
-			share = math.Min(1, rates[f]/j.alone)
-		}
-		if math.Abs(share-j.share) > 1e-12*j.share {
-			changed = append(changed, j.id)
-		}
-		j.share = share
-	}
-	n.changed = changed
-	return changed
-}
-
-// solve is mmScratch.solve (see there) for the component's jobs, variable f
-// being job comp[f], on the jobs' shared links with their priv bounds,
-// working in per-link arrays indexed by global link id instead of a
-// flattened copy. Same operations in the same order, so the same rates.
-func (n *Network) solve(comp []int64, rates []float64) {
-	rem, lsum, lvl := n.rem, n.lsum, n.lvl // set on the shared links by component
-	s := &n.mm
-	s.heap = s.heap[:0]
-	for f, c := range comp {
-		j := &n.jobs[int32(c)]
-		if len(j.shared) == 0 {
-			rates[f] = j.priv // no shared link: nothing ever lowers its level
-			continue
-		}
-		s.push(mmItem{levelOf(j.priv, j.shared, lvl), int32(f)})
-	}
-	for len(s.heap) > 0 {
-		it := s.pop()
-		f := it.link
-		j := &n.jobs[int32(comp[f])]
-		lv := levelOf(j.priv, j.shared, lvl)
-		if lv > it.key*(1+1e-12) {
-			s.push(mmItem{lv, f})
-			continue
-		}
-		rates[f] = lv
-		for i, l := range j.shared {
-			c := j.coef[i]
-			// math.Max(0, v) without the call: −0 and negatives give +0, NaN stays.
-			if v := rem[l] - c*lv; v <= 0 {
-				rem[l] = 0
-			} else {
-				rem[l] = v
-			}
-			lsum[l] -= c
-			if d := lsum[l]; d > 0 {
-				lvl[l] = rem[l] / d
-			} else {
-				lvl[l] = math.Inf(1) // no unfrozen job left: level skips it
-			}
-		}
-	}
-}
-
-// levelOf is level with each link's rem/load read from lvl (+Inf where
-// the load is 0), the same quotients level divides out.
-func levelOf(lv float64, ls []int32, lvl []float64) float64 {
-	for _, l := range ls {
-		if v := lvl[l]; v < lv || v != v {
-			lv = v
-		}
-	}
-	return lv
 }

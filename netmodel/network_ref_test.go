@@ -388,6 +388,77 @@ func TestNetworkMatchesReference(t *testing.T) {
 					t.Fatalf("%s step %d: job %d share %v, reference %v", tp.Name, step, id, a, b)
 				}
 			}
+			if err := n.checkComponents(); err != nil {
+				t.Fatalf("%s step %d: %v", tp.Name, step, err)
+			}
 		}
 	}
+}
+
+// checkComponents recomputes the connected components of the link-sharing
+// graph from scratch (union-find over every link's job list) and requires
+// the kept ones to be exactly those: each job labelled with a live
+// component, each component's member list sorted, holding its jobs once,
+// and two jobs in one component iff they are connected.
+func (n *Network) checkComponents() error {
+	parent := make([]int32, len(n.jobs))
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	var find func(int32) int32
+	find = func(x int32) int32 {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	for l, lj := range n.linkJobs {
+		if len(lj) > 1 {
+			for _, u := range lj[1:] {
+				parent[find(u.k)] = find(lj[0].k)
+			}
+		}
+		sum := 0.0
+		for p, u := range lj {
+			sum += float64(u.n)
+			if got := n.jobs[u.k].pos[u.i]; got != int32(p) || n.jobs[u.k].links[u.i] != int32(l) {
+				return fmt.Errorf("link %d entry %d: job index %d records position %d", l, p, u.k, got)
+			}
+		}
+		if sum != n.linkLoad[l] {
+			return fmt.Errorf("link %d: load %v, its jobs carry %v", l, n.linkLoad[l], sum)
+		}
+	}
+	root := map[int32]int32{} // union-find root → kept component
+	seen := map[int32]bool{}
+	for id, k := range n.idx {
+		c := n.jobs[k].comp
+		if c < 0 || int(c) >= len(n.comps) {
+			return fmt.Errorf("job %d: component %d out of range", id, c)
+		}
+		members := n.comps[c]
+		if !slices.IsSorted(members) || !slices.Contains(members, int64(id)<<32|int64(k)) {
+			return fmt.Errorf("job %d: component %d members %v unsorted or without it", id, c, members)
+		}
+		r := find(k)
+		if want, ok := root[r]; ok && want != c {
+			return fmt.Errorf("job %d: component %d, but connected jobs are in %d", id, c, want)
+		}
+		root[r] = c
+		seen[c] = true
+	}
+	total := 0
+	for c := range seen {
+		total += len(n.comps[c])
+	}
+	if total != len(n.idx) || len(seen) != len(root) {
+		return fmt.Errorf("%d jobs in %d components, want %d jobs in %d", total, len(seen), len(n.idx), len(root))
+	}
+	for _, c := range n.freeComp {
+		if len(n.comps[c]) != 0 || seen[c] {
+			return fmt.Errorf("free component %d still has members %v", c, n.comps[c])
+		}
+	}
+	return nil
 }

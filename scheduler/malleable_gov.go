@@ -97,12 +97,23 @@ type sizeCache struct {
 	slot  int32
 	seq   int64
 	cur   int
+	n0    int  // requested size
+	mall  bool // malleable
 	fixed bool
 	level int // its level if fixed
 	n     []int
 	tf    []float64
-	opt   []optCache // the options, sizes × levels, in solve's order
-	cand  []int32    // indices in opt of the options best looks at
+	opt   []optCache  // the options, sizes × levels, in solve's order
+	cand  []int32     // indices in opt of the options best looks at
+	cc    []candCache // what best reads of each of cand, side by side
+}
+
+// candCache is one option best looks at: its index in opt and the values
+// best multiplies, copied so that the loop reads one array.
+type candCache struct {
+	np, nps, tf float64
+	n           int
+	i, level    int32
 }
 
 // sizeCacheLen is the number of sizeCache entries, a power of two: slot s
@@ -240,10 +251,10 @@ func (g *DRScale) restore(c *Control) {
 	g.lowered = len(pend) > 0
 	if !g.lowered {
 		g.restoring = false
-		clear(g.orig)         // only running jobs matter; forget finished ones
-		for i := range g.sc { // their requested sizes may be read anew
-			g.sc[i].valid = false // (keeping the slices' capacity)
-		}
+		clear(g.orig) // only running jobs matter; forget finished ones
+		// g.sc stays: its entries are keyed by everything they are computed
+		// from (slot, start, size, request, malleability, fixed level), so
+		// a job running on after the event keeps its sizes and candidates.
 	}
 }
 
@@ -265,12 +276,11 @@ func (g *DRScale) collect(c *Control) {
 // addJob appends running job j (slot s) to g.jobs with its least-cost
 // option.
 func (g *DRScale) addJob(s int32, j Job, o origSize, lv []powercap.Level, pause, idle float64) {
-	sj := scaleJob{slot: s, n0: o.n0, cur: j.Procs, app: j.App, lv: lv, job: j, o: o,
-		rem: max(0, j.Estimate-j.Done), pause: pause, idle: idle}
-	if g.options(&sj, false) == 0 {
+	g.jobs = append(g.jobs, scaleJob{slot: s, n0: o.n0, cur: j.Procs, app: j.App, lv: lv, job: j, o: o,
+		rem: max(0, j.Estimate-j.Done), pause: pause, idle: idle})
+	if g.options(&g.jobs[len(g.jobs)-1], false) == 0 { // built in place: no copy of the large value
 		g.empty = true
 	}
-	g.jobs = append(g.jobs, sj)
 }
 
 // build appends every job's options to g.opts and g.meta (from and to
@@ -330,17 +340,22 @@ func (g *DRScale) options(sj *scaleJob, add bool) int {
 // never the first least-cost, least-weight option the full walk returns.
 func (g *DRScale) best(sj *scaleJob, sc *sizeCache) {
 	var best powercap.Option
-	for c, i := range sc.cand {
-		oc := sc.opt[i]
-		n := sc.n[oc.size]
-		cost := oc.nps * sj.rem * sc.tf[oc.size] // nf·p·s·rem·tf, left to right
-		if n != sj.cur {
-			cost += oc.np * sj.pause
+	bi := -1
+	cur, rem, pause, idle := sj.cur, sj.rem, sj.pause, sj.idle
+	for c := range sc.cc {
+		k := &sc.cc[c]
+		cost := k.nps * rem * k.tf // nf·p·s·rem·tf, left to right
+		if k.n != cur {
+			cost += k.np * pause
 		}
-		opt := powercap.Option{Weight: oc.np + float64(sj.cur-n)*sj.idle, Cost: cost}
+		opt := powercap.Option{Weight: k.np + float64(cur-k.n)*idle, Cost: cost}
 		if c == 0 || opt.Cost < best.Cost || opt.Cost == best.Cost && opt.Weight < best.Weight {
-			sj.best, best, sj.pick = int(i), opt, scaleOpt{n: n, level: int(oc.level)}
+			bi, best = c, opt
 		}
+	}
+	if bi >= 0 {
+		k := &sc.cc[bi]
+		sj.best, sj.pick = int(k.i), scaleOpt{n: k.n, level: int(k.level)}
 	}
 	sj.bestW = best.Weight
 }
@@ -352,10 +367,12 @@ func (g *DRScale) sizesOf(s int32, j Job, o origSize, lv []powercap.Level) *size
 		g.sc = make([]sizeCache, sizeCacheLen)
 	}
 	sc := &g.sc[s&(sizeCacheLen-1)]
-	if sc.valid && sc.slot == s && sc.seq == o.seq && sc.cur == j.Procs && sc.fixed == j.Fixed && (!j.Fixed || sc.level == j.Level) {
+	if sc.valid && sc.slot == s && sc.seq == o.seq && sc.cur == j.Procs && sc.n0 == o.n0 && sc.mall == o.malleable &&
+		sc.fixed == j.Fixed && (!j.Fixed || sc.level == j.Level) {
 		return sc
 	}
 	sc.valid, sc.slot, sc.seq, sc.cur, sc.fixed, sc.level = true, s, o.seq, j.Procs, j.Fixed, j.Level
+	sc.n0, sc.mall = o.n0, o.malleable
 	sc.n = append(sc.n[:0], g.sizes(o, j.Procs, j.Fixed)...)
 	sc.tf, sc.opt = sc.tf[:0], sc.opt[:0]
 	fc := g.factor(j.App, float64(j.Procs)/float64(o.n0))
@@ -373,13 +390,19 @@ func (g *DRScale) sizesOf(s int32, j Job, o origSize, lv []powercap.Level) *size
 	// cand: the options no earlier option of the same size dominates (see
 	// best); all of a size whose factor or products are not finite and
 	// positive.
+	// The options of one size are consecutive (sizes outer, levels inner),
+	// so only the run of b's size since its first option can dominate b.
 	sc.cand = sc.cand[:0]
 	ok := func(x float64) bool { return x >= 0 && x <= math.MaxFloat64 }
+	first := 0 // index of the first option of ob's size
 	for b, ob := range sc.opt {
+		if ob.size != sc.opt[first].size {
+			first = b
+		}
 		dom := false
 		if tf := sc.tf[ob.size]; tf > 0 && ok(tf) && ok(ob.np) && ok(ob.nps) {
-			for _, oa := range sc.opt[:b] {
-				if oa.size == ob.size && ok(oa.np) && ok(oa.nps) && oa.nps <= ob.nps && oa.np <= ob.np {
+			for _, oa := range sc.opt[first:b] {
+				if ok(oa.np) && ok(oa.nps) && oa.nps <= ob.nps && oa.np <= ob.np {
 					dom = true
 					break
 				}
@@ -388,6 +411,11 @@ func (g *DRScale) sizesOf(s int32, j Job, o origSize, lv []powercap.Level) *size
 		if !dom {
 			sc.cand = append(sc.cand, int32(b))
 		}
+	}
+	sc.cc = sc.cc[:0]
+	for _, i := range sc.cand {
+		oc := sc.opt[i]
+		sc.cc = append(sc.cc, candCache{np: oc.np, nps: oc.nps, tf: sc.tf[oc.size], n: sc.n[oc.size], i: i, level: oc.level})
 	}
 	return sc
 }

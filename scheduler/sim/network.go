@@ -148,6 +148,7 @@ type ratioEntry struct {
 	nodes  []int32
 	ratios []float64
 	rounds []netmodel.Rounds
+	memo   netmodel.RoundMemo // the placement's rounds, shared by its apps
 }
 
 const ratioCacheSize = 1 << 14 // placements, a power of two
@@ -213,9 +214,13 @@ func (a *NetAdapter) ratio(j *netJob, share float64) float64 {
 	p := &a.apps[j.app]
 	var num float64
 	j.rounds.Rewind()
+	if e != nil && j.rounds.Len() == 0 {
+		j.rounds.UseMemo(&e.memo) // rounds another app walked on this placement
+	}
 	for _, tr := range p.Traffic {
 		num += tr.Weight * a.m.CommTimeRounds(&j.rounds, j.nodes, tr.Pattern, tr.Size, share)
 	}
+	j.rounds.UseMemo(nil)
 	v := 1.0
 	if den := a.compactTime(j.app, len(j.nodes)); den > 0 && num > 0 {
 		v = num / den
@@ -247,6 +252,7 @@ func (a *NetAdapter) entry(nodes []int32) *ratioEntry {
 			e.ratios[i] = math.NaN()
 			e.rounds[i].Reset()
 		}
+		e.memo.Reset()
 	}
 	return e
 }

@@ -1,0 +1,105 @@
+package netmodel
+
+import "math"
+
+// linkState is a shared link's progressive-filling state during a solve.
+type linkState struct {
+	rem  float64 // capacity left
+	lsum float64 // Σ a_jl of the unfrozen jobs
+	lvl  float64 // rem/lsum, +Inf once lsum is 0
+}
+
+// recompute solves max-min over the component's jobs, updates shares and
+// returns the ids of the jobs whose share changed.
+func (n *Network) recompute(comp []int64) []int32 {
+	rates := resize(n.rates, len(comp))
+	n.solve(comp, rates)
+	n.rates = rates
+	changed := n.changed[:0]
+	for f, c := range comp {
+		j := &n.jobs[int32(c)]
+		share := 1.0
+		if len(j.links) > 0 {
+			share = math.Min(1, rates[f]/j.alone)
+		}
+		if math.Abs(share-j.share) > 1e-12*j.share {
+			changed = append(changed, j.id)
+		}
+		j.share = share
+	}
+	n.changed = changed
+	return changed
+}
+
+// solve is mmScratch.solve (see there) for the component's jobs, variable f
+// being job comp[f], on the jobs' shared links with their priv bounds,
+// working in per-link state indexed by dense link number instead of a
+// flattened copy. Every job on a shared link of the component is in the
+// component, so a link starts at rem = c_l, lsum = linkLoad. Same
+// operations in the same order as the former solver, so the same rates.
+func (n *Network) solve(comp []int64, rates []float64) {
+	ls := n.ls
+	st := n.nextStamp()
+	s := &n.mm
+	s.heap = s.heap[:0]
+	for f, c := range comp {
+		j := &n.jobs[int32(c)]
+		if j.dirty {
+			n.classify(j)
+		}
+		if len(j.shared) == 0 {
+			rates[f] = j.priv // no shared link: nothing ever lowers its level
+			continue
+		}
+		for _, l := range j.shared {
+			if n.linkStamp[l] != st {
+				n.linkStamp[l] = st
+				bw, sum := n.bw[l], n.linkLoad[l]
+				ls[l] = linkState{bw, sum, bw / sum}
+			}
+		}
+	}
+	// Every shared link is set before any level is read.
+	for f, c := range comp {
+		if j := &n.jobs[int32(c)]; len(j.shared) > 0 {
+			s.push(mmItem{levelOf(j.priv, j.shared, ls), int32(f)})
+		}
+	}
+	for len(s.heap) > 0 {
+		it := s.pop()
+		f := it.link
+		j := &n.jobs[int32(comp[f])]
+		lv := levelOf(j.priv, j.shared, ls)
+		if lv > it.key*(1+1e-12) {
+			s.push(mmItem{lv, f})
+			continue
+		}
+		rates[f] = lv
+		for i, l := range j.shared {
+			c, p := j.coef[i], &ls[l]
+			// math.Max(0, v) without the call: −0 and negatives give +0, NaN stays.
+			if v := p.rem - c*lv; v <= 0 {
+				p.rem = 0
+			} else {
+				p.rem = v
+			}
+			p.lsum -= c
+			if d := p.lsum; d > 0 {
+				p.lvl = p.rem / d
+			} else {
+				p.lvl = math.Inf(1) // no unfrozen job left: level skips it
+			}
+		}
+	}
+}
+
+// levelOf is level with each link's rem/load read from its lvl (+Inf
+// where the load is 0), the same quotients level divides out.
+func levelOf(lv float64, links []int32, ls []linkState) float64 {
+	for _, l := range links {
+		if v := ls[l].lvl; v < lv || v != v {
+			lv = v
+		}
+	}
+	return lv
+}
