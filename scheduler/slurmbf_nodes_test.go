@@ -1,8 +1,10 @@
 package scheduler
 
 import (
+	"context"
 	"testing"
 
+	"drsim/internal/sharedtest"
 	"drsim/workloads"
 )
 
@@ -97,5 +99,51 @@ func TestSlurmBackfillGres(t *testing.T) {
 				t.Errorf("processors\n got %s\nwant %s", got, tc.allocs)
 			}
 		})
+	}
+}
+
+// BenchmarkSlurmBackfillGres replays HPC2N (202,871 jobs) on one
+// shared-core partition of 120 nodes × 2 cores × 2 GPUs, as BenchmarkGres
+// does under EASY, under easy and slurm-backfill (Slurm's default
+// SchedulerParameters): without GPU jobs (the node plan counts cores only)
+// and with every other job asking one GPU per 2 processors (the plan
+// counts GPUs per node too).
+//
+//	DRSIM_SHARED=/work/shared go test -run ^$ -bench SlurmBackfillGres -benchtime 1x ./scheduler
+func BenchmarkSlurmBackfillGres(b *testing.B) {
+	defer WithoutTestChecks()()
+	tr, err := workloads.LoadFile(sharedtest.Path(b, "traces/HPC2N-2002-2.2-cln.swf.gz"), workloads.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	gpuJobs := make([]workloads.Job, len(tr.Jobs))
+	for i, w := range tr.Jobs {
+		if w.ID%2 == 0 {
+			w.GPUs = (w.Procs + 1) / 2
+		}
+		gpuJobs[i] = w
+	}
+	parts := []Part{{Name: "gpu", Procs: 240, Cores: 2, GPUs: 2, GPUBusyW: 100}}
+	for _, policy := range []string{"easy", "slurm-backfill"} {
+		for _, tc := range []struct {
+			name string
+			jobs []workloads.Job
+		}{{"nogpu", tr.Jobs}, {"gpu", gpuJobs}} {
+			b.Run(policy+"/"+tc.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					cfg := Config{Procs: 240, Policy: policy, IdleW: 30, Parts: parts, PartOf: func(*workloads.Job) int { return 0 }}
+					e, err := New(cfg)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := e.Run(context.Background(), &SliceSource{Jobs: tc.jobs}); err != nil {
+						b.Fatal(err)
+					}
+					sinkStats = *e.Stats()
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(tc.jobs)), "ns/job")
+			})
+		}
 	}
 }
