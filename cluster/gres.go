@@ -23,6 +23,7 @@ type Gres struct {
 	freeCores   []int32 // per node
 	freeGPUs    []int32 // per node
 	gpuFree     int
+	only        []bool // non-nil: FitsNodes and AllocNodes use only these nodes (Only)
 }
 
 var _ Allocator = (*Gres)(nil)
@@ -79,6 +80,14 @@ func (g *Gres) count(rs []Range, sign int32) {
 	}
 }
 
+// Only limits FitsNodes and AllocNodes to the nodes n with nodes[n] true
+// (nil: every node), as Slurm's backfill starts a job on the nodes its plan
+// chose; the caller clears it after the allocation.
+func (g *Gres) Only(nodes []bool) { g.only = nodes }
+
+// usable reports whether node n may take a GPU job (Only).
+func (g *Gres) usable(n int) bool { return g.only == nil || g.only[n] }
+
 // FitsNodes reports whether k nodes each have perNode free cores and gpus
 // free GPUs.
 func (g *Gres) FitsNodes(k, perNode, gpus int) bool {
@@ -86,7 +95,7 @@ func (g *Gres) FitsNodes(k, perNode, gpus int) bool {
 		return false
 	}
 	for n := range g.freeCores {
-		if int(g.freeCores[n]) >= perNode && int(g.freeGPUs[n]) >= gpus {
+		if int(g.freeCores[n]) >= perNode && int(g.freeGPUs[n]) >= gpus && g.usable(n) {
 			if k--; k == 0 {
 				return true
 			}
@@ -104,7 +113,7 @@ func (g *Gres) AllocNodes(k, perNode, gpus int, dst []Range) ([]Range, bool) {
 		return dst, false
 	}
 	for n := 0; k > 0; n++ {
-		if int(g.freeCores[n]) < perNode || int(g.freeGPUs[n]) < gpus {
+		if int(g.freeCores[n]) < perNode || int(g.freeGPUs[n]) < gpus || !g.usable(n) {
 			continue
 		}
 		k--

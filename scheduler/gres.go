@@ -26,8 +26,9 @@ import (
 // running jobs' cores and GPUs node by node, enough nodes have both
 // (gresShadow); a job backfilled past that time must leave the head
 // fitting on the nodes free then (gresKeeps). fcfs and easy run GPU jobs
-// this way; under the other policies (their profiles count processors
-// only), or with a placement other than contiguous, such jobs are dropped
+// this way, and slurm-backfill (slurmGres: its node plan counts GPUs); under
+// conservative (its profile counts processors only), or with a placement
+// other than contiguous, such jobs are dropped
 // with the reason "GPUs in a shared-core partition", as before.
 //
 // A GPU job's GPUs draw Part.GPUBusyW each above idle while it runs (a

@@ -140,7 +140,7 @@ func (e *Engine) initParts() error {
 		if s.policy, err = Policies.New(defaultStr(c.Policy, "easy")); err != nil {
 			return err
 		}
-		if gresRuns(&p, defaultStr(c.Placement, "contiguous"), s.policy.Name()) { // gres.go
+		if gresRuns(&p, defaultStr(c.Placement, "contiguous"), s.policy.Name()) || slurmGres(&p, defaultStr(c.Placement, "contiguous"), s.policy.Name()) { // gres.go, slurmbf_nodes.go
 			s.gres = cluster.NewGres(p.Procs, p.Cores, p.GPUs)
 			inner = s.gres
 		}

@@ -42,9 +42,10 @@ var defaultSlurmSched = SlurmSched{BfInterval: 30, BfMaxJobTest: 500, BfWindow: 
 //
 // On a partitioned machine each partition has its own queue and plan, as
 // in Slurm, and bf_max_job_test counts per partition (Slurm's counts over
-// the whole queue). Exclusive partitions give jobs whole nodes (their
-// processors are whole nodes), but reservations count processors, not
-// specific nodes as Slurm's do. The power limit is not planned for: a job
+// the whole queue). On a machine file's partitions the plan is one of
+// specific nodes, their cores and, on a shared-core partition with GPUs,
+// their GPUs, as Slurm's (slurmbf_nodes.go). The power limit is not
+// planned for: a job
 // that fits the plan still needs View.Fits to start.
 type SlurmBackfill struct {
 	plan     bfPlan

@@ -17,19 +17,46 @@ import (
 // with every core free); its reservation takes those nodes in index order
 // (first fit) until its processors are covered.
 //
-// Steps: free cores of node n from at[k] to at[k+1] are free[k*nodes+n];
-// resv[k*nodes+n] marks node n reserved over that step.
+// On a shared-core partition with GPUs (gres.go) the plan counts each
+// node's free GPUs too, as Slurm's cons_tres does for gres/gpu: a running
+// GPU job holds its GPUs per node on its nodes until its estimated end,
+// and a GPU job (k nodes of c cores and g GPUs each, gresSplit) fits from
+// t on the first k nodes, in index order, that nobody reserved over
+// [t, t+dur) and that have, at their fewest over it, c free cores and g
+// free GPUs; its reservation holds those k nodes whole. Jobs without GPUs
+// fit by cores as above, whatever GPUs are free.
+//
+// Steps: free cores of node n from at[k] to at[k+1] are free[k*nodes+n]
+// (free GPUs gfree[k*nodes+n]); resv[k*nodes+n] marks node n reserved over
+// that step.
 type nodePlan struct {
 	nodes, cores int
 	lo           int // the partition's first processor
 	exclusive    bool
 	at           []float64
 	free         []int32
+	gfree        []int32 // free GPUs, on a shared-core partition with GPUs (else empty)
+	gres         bool    // the partition places GPU jobs per node (gfree is kept)
+	need         gresNeed
 	resv         []bool
 	end          float64 // the window's end: nothing is planned past it
 	pick         []int32 // scratch: nodes of the current answer
 	minFree      []int32 // scratch: a node's fewest free cores over an interval
 	usable       []bool  // scratch: a node is reserved by no one over it
+	minGPU       []int32 // scratch: a node's fewest free GPUs over an interval
+	only         []bool  // scratch: the nodes of pl.pick, for cluster.Gres.Only
+}
+
+// gresNeed is what the job being planned needs per node (gresSplit): nodes
+// 0 for a job counted in cores.
+type gresNeed struct{ nodes, cores, gpus int }
+
+// slurmGres reports whether slurm-backfill runs GPU jobs on partition p
+// per node (a shared-core partition of nodes with GPUs, contiguous
+// placement): its plan then counts GPUs (nodePlan), and its starts place
+// through cluster.Gres as fcfs and easy do (gresRuns).
+func slurmGres(p *Part, placement, policy string) bool {
+	return !p.Exclusive && p.GPUs > 0 && p.Cores > 1 && placement == "contiguous" && policy == "slurm-backfill"
 }
 
 // usesNodes reports whether the bound partition is planned by node.
@@ -44,16 +71,21 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 	e := v.e
 	p := &e.parts[e.cur]
 	pl.cores, pl.lo, pl.exclusive = p.Cores, p.Lo, p.Exclusive
+	pl.gres, pl.need = p.gres != nil, gresNeed{}
 	pl.nodes = p.Procs / p.Cores
 	pl.end = horizon
 	n := pl.nodes
 	pl.at = append(pl.at[:0], now)
-	pl.free = pl.free[:0]
+	pl.free, pl.gfree = pl.free[:0], pl.gfree[:0]
 	for range n {
 		pl.free = append(pl.free, int32(pl.cores))
+		if pl.gres {
+			pl.gfree = append(pl.gfree, int32(p.GPUs))
+		}
 	}
 	for k := range e.runs.Len() {
-		pl.addAlloc(0, e.jobs[e.runs.at(k).slot].alloc, -1)
+		j := &e.jobs[e.runs.at(k).slot]
+		pl.addAlloc(0, j.alloc, j.gresGPUs, -1)
 	}
 	// Running jobs come in estimated-end order: each end opens a step.
 	for k := range e.runs.Len() {
@@ -66,9 +98,13 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 		if pl.at[last] != t {
 			pl.at = append(pl.at, t)
 			pl.free = append(pl.free, pl.free[last*n:(last+1)*n]...)
+			if pl.gres {
+				pl.gfree = append(pl.gfree, pl.gfree[last*n:(last+1)*n]...)
+			}
 			last++
 		}
-		pl.addAlloc(last, e.jobs[r.slot].alloc, 1)
+		j := &e.jobs[r.slot]
+		pl.addAlloc(last, j.alloc, j.gresGPUs, 1)
 	}
 	pl.resv = pl.resv[:0]
 	for range pl.free {
@@ -76,17 +112,32 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 	}
 	pl.minFree = grow32(pl.minFree, n)
 	pl.usable = growBool(pl.usable, n)
+	if pl.gres {
+		pl.minGPU = grow32(pl.minGPU, n)
+		pl.only = growBool(pl.only, n)
+	}
 }
 
-// addAlloc adds sign × the cores of alloc on each node to step k.
-func (pl *nodePlan) addAlloc(k int, alloc []cluster.Range, sign int32) {
+// addAlloc adds sign × the cores of alloc on each node to step k, and
+// sign × gpus GPUs on each node it touches (a GPU job on a shared-core
+// partition; gpus is 0 for every other job).
+func (pl *nodePlan) addAlloc(k int, alloc []cluster.Range, gpus, sign int32) {
 	row := pl.free[k*pl.nodes : (k+1)*pl.nodes]
+	var grow []int32
+	if gpus > 0 && pl.gres {
+		grow = pl.gfree[k*pl.nodes : (k+1)*pl.nodes]
+	}
+	last := -1
 	for _, r := range alloc {
 		for p := int(r.Lo); p < int(r.Hi); {
 			node := (p - pl.lo) / pl.cores
 			next := min(int(r.Hi), pl.lo+(node+1)*pl.cores)
 			if node >= 0 && node < pl.nodes {
 				row[node] += sign * int32(next-p)
+				if grow != nil && node != last {
+					grow[node] += sign * gpus
+					last = node
+				}
 			}
 			p = next
 		}
@@ -109,6 +160,9 @@ func (pl *nodePlan) fits(k, procs int, dur float64) bool {
 		}
 	}
 	pl.pick = pl.pick[:0]
+	if pl.need.nodes > 0 {
+		return pl.fitsGres(k, end)
+	}
 	got := 0
 	for i := 0; i < n && got < procs; i++ {
 		f := int(pl.minFree[i])
@@ -119,6 +173,27 @@ func (pl *nodePlan) fits(k, procs int, dur float64) bool {
 		got += f
 	}
 	return got >= procs
+}
+
+// fitsGres is fits for a GPU job (pl.need), pl.minFree and pl.usable
+// being set over [at[k], end): the first pl.need.nodes usable nodes, in
+// index order, with the job's cores and GPUs free at their fewest.
+func (pl *nodePlan) fitsGres(k int, end float64) bool {
+	n, need := pl.nodes, pl.need
+	for i := range n {
+		pl.minGPU[i] = math.MaxInt32
+	}
+	for m := k; m < len(pl.at) && (m == k || pl.at[m] < end); m++ {
+		for i, g := range pl.gfree[m*n : (m+1)*n] {
+			pl.minGPU[i] = min(pl.minGPU[i], g)
+		}
+	}
+	for i := 0; i < n && len(pl.pick) < need.nodes; i++ {
+		if pl.usable[i] && int(pl.minFree[i]) >= need.cores && int(pl.minGPU[i]) >= need.gpus {
+			pl.pick = append(pl.pick, int32(i))
+		}
+	}
+	return len(pl.pick) == need.nodes
 }
 
 // earliest returns the first step start from which procs processors fit
@@ -153,6 +228,11 @@ func (pl *nodePlan) split(t float64) int {
 	pl.free = append(pl.free, make([]int32, n)...)
 	copy(pl.free[(k+1)*n:], pl.free[k*n:])
 	copy(pl.free[k*n:(k+1)*n], pl.free[(k-1)*n:k*n])
+	if pl.gres {
+		pl.gfree = append(pl.gfree, make([]int32, n)...)
+		copy(pl.gfree[(k+1)*n:], pl.gfree[k*n:])
+		copy(pl.gfree[k*n:(k+1)*n], pl.gfree[(k-1)*n:k*n])
+	}
 	pl.resv = append(pl.resv, make([]bool, n)...)
 	copy(pl.resv[(k+1)*n:], pl.resv[k*n:])
 	copy(pl.resv[k*n:(k+1)*n], pl.resv[(k-1)*n:k*n])
@@ -169,12 +249,12 @@ func (pl *nodePlan) reserve(from, to float64) {
 	}
 }
 
-// hold takes a job started now out of the plan: its cores on its nodes
-// over [from, to).
-func (pl *nodePlan) hold(from, to float64, alloc []cluster.Range) {
+// hold takes a job started now out of the plan: its cores (and gpus GPUs
+// per node) on its nodes over [from, to).
+func (pl *nodePlan) hold(from, to float64, alloc []cluster.Range, gpus int32) {
 	lo, hi := pl.span(from, to)
 	for k := lo; k < hi; k++ {
-		pl.addAlloc(k, alloc, -1)
+		pl.addAlloc(k, alloc, gpus, -1)
 	}
 }
 
@@ -233,6 +313,10 @@ func (p *SlurmBackfill) backfillNodes(v *View, ps *SlurmSched) {
 		tested++
 		procs, est := bfJob(v, i)
 		dur := rnd.up(est)
+		slot := e.wq.slots[i]
+		if j := &e.jobs[slot]; pl.gres {
+			pl.need = gresNeed{int(j.gresNodes), int(j.gresCores), int(j.gresGPUs)}
+		}
 		t := math.Inf(1)
 		if ps.BfPartCountResv > 0 && reserved >= ps.BfPartCountResv {
 			if pl.fits(0, procs, dur) {
@@ -241,16 +325,30 @@ func (p *SlurmBackfill) backfillNodes(v *View, ps *SlurmSched) {
 		} else {
 			t = pl.earliest(procs, dur)
 		}
+		var g *cluster.Gres
+		if t == now && pl.need.nodes > 0 {
+			// A GPU job starts on the nodes the plan chose (Slurm starts a
+			// backfilled job on its plan's nodes), not on the placement's
+			// first free ones, which a reservation may hold.
+			g = e.parts[e.cur].gres
+			clear(pl.only)
+			for _, n := range pl.pick {
+				pl.only[n] = true
+			}
+			g.Only(pl.only)
+		}
 		switch {
 		case t == now && v.Fits(i):
-			slot := e.wq.slots[i]
 			v.Start(i)
-			pl.hold(now, now+dur, e.jobs[slot].alloc)
+			pl.hold(now, now+dur, e.jobs[slot].alloc, e.jobs[slot].gresGPUs)
 		case t >= horizon:
 		case ps.BfPartCountResv == 0 || reserved < ps.BfPartCountResv:
 			reserved++
 			v.Reserve(i, t)
 			pl.reserve(t, t+dur)
+		}
+		if g != nil {
+			g.Only(nil)
 		}
 	}
 }

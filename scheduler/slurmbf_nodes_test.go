@@ -1,8 +1,10 @@
 package scheduler
 
 import (
+	"context"
 	"testing"
 
+	"drsim/internal/sharedtest"
 	"drsim/workloads"
 )
 
@@ -41,6 +43,108 @@ func TestSlurmBackfillNodeReservations(t *testing.T) {
 			Parts: []Part{{Name: "cpu", Procs: 16, Cores: tc.cores, Exclusive: tc.exclusive}}, PartOf: func(*workloads.Job) int { return 0 }}
 		if got := simulate(t, cfg, jobs...).starts(); got != tc.want {
 			t.Errorf("%d cores per node, exclusive %v: %s, want %s", tc.cores, tc.exclusive, got, tc.want)
+		}
+	}
+}
+
+// GPU jobs on a shared-core GPU partition under slurm-backfill, by hand:
+// gresMachine (2 nodes × 4 cores × 2 GPUs; node 0 is processors 0-3),
+// bf_interval 5, bf_job_part_count_reserve 1, resolution 1, no batch delay.
+//
+// "reservation": B (4 cores, 30 s) takes node 0's cores 0-3, A (1 core,
+// both GPUs, 100 s) node 1's core 4, C (2 cores, 20 s) cores 5-6, all at
+// 0. H (2 cores, 1 GPU) comes at 1 and D (1 core, 60 s) at 2; neither
+// fits (node 0: no core, node 1: 1 core, no GPU) and the main scheduler
+// stops at H. Backfill at 5: H needs a node with 2 cores and 1 GPU free
+// over its 20 s; node 1's GPUs are A's until 100, so H's reservation is
+// node 0 over [30,50) (B's end), and D (1 core over [5,65)) fits on node 1,
+// which nobody reserved: it starts at 5 on core 7; H starts at 30 on 0-1.
+// By processor count (H' the same job without its GPU), H' fits at 20 on
+// node 1 (3 cores free once C ends) and reserves node 1 over [20,40): D
+// then has no unreserved node with a free core and waits for C's end at
+// 20, when the main scheduler starts H' (cores 5-6) and D (core 7).
+//
+// "plan's nodes": X (3 cores, 30 s) takes 0-2; Z (2 cores, 1 GPU, 40 s)
+// finds 1 core on node 0 and takes node 1's 4-5 and a GPU. H (4 cores, 2
+// GPUs, 50 s) reserves node 0 over [30,80) at the pass at 5. G (1 core, 1
+// GPU, 100 s) fits now on node 0 (core 3, both GPUs) and on node 1 (6-7,
+// a GPU), but node 0 is H's from 30: the plan gives G node 1, and G
+// starts there (core 6), as Slurm starts a backfilled job on its plan's
+// nodes; the placement's first fit (node 0, core 3) would leave H no node
+// at 30 and start it at Z's end, 40, on node 1.
+func TestSlurmBackfillGres(t *testing.T) {
+	ps := SlurmSched{BfInterval: 5, BfMaxJobTest: 100, BfWindow: 1000, BfResolution: 1, BfPartCountResv: 1, SchedInterval: 60}
+	for _, tc := range []struct {
+		name           string
+		jobs           []workloads.Job
+		starts, allocs string
+	}{
+		{"reservation",
+			[]workloads.Job{gj(1, 0, 30, 4, 0, 0), gj(2, 0, 100, 1, 2, 1), gj(3, 0, 20, 2, 0, 0), gj(4, 1, 20, 2, 1, 1), gj(5, 2, 60, 1, 0, 0)},
+			"1:0-30 2:0-100 3:0-20 4:30-50 5:5-65", "1:0-3 2:4 3:5-6 4:0-1 5:7"},
+		{"reservation by count",
+			[]workloads.Job{gj(1, 0, 30, 4, 0, 0), gj(2, 0, 100, 1, 2, 1), gj(3, 0, 20, 2, 0, 0), gj(4, 1, 20, 2, 0, 0), gj(5, 2, 60, 1, 0, 0)},
+			"1:0-30 2:0-100 3:0-20 4:20-40 5:20-80", "1:0-3 2:4 3:5-6 4:5-6 5:7"},
+		{"plan's nodes",
+			[]workloads.Job{gj(1, 0, 30, 3, 0, 0), gj(2, 0, 40, 2, 1, 1), gj(3, 1, 50, 4, 2, 1), gj(4, 2, 100, 1, 1, 1)},
+			"1:0-30 2:0-40 3:30-80 4:5-105", "1:0-2 2:4-5 3:0-3 4:6"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := gresMachine(Config{Policy: "slurm-backfill", SlurmSched: &ps})
+			c := simulate(t, cfg, tc.jobs...)
+			if got := c.starts(); got != tc.starts {
+				t.Errorf("schedule\n got %s\nwant %s", got, tc.starts)
+			}
+			if got := c.allocs(); got != tc.allocs {
+				t.Errorf("processors\n got %s\nwant %s", got, tc.allocs)
+			}
+		})
+	}
+}
+
+// BenchmarkSlurmBackfillGres replays HPC2N's first 20,000 jobs on one
+// shared-core partition of 120 nodes × 2 cores × 2 GPUs, as BenchmarkGres
+// does under EASY, under easy and slurm-backfill (Slurm's default
+// SchedulerParameters): without GPU jobs (the node plan counts cores only)
+// and with every other job asking one GPU per 2 processors (the plan
+// counts GPUs per node too).
+//
+//	DRSIM_SHARED=/work/shared go test -run ^$ -bench SlurmBackfillGres -benchtime 1x ./scheduler
+func BenchmarkSlurmBackfillGres(b *testing.B) {
+	defer WithoutTestChecks()()
+	tr, err := workloads.LoadFile(sharedtest.Path(b, "traces/HPC2N-2002-2.2-cln.swf.gz"), workloads.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	jobs := tr.Jobs[:20000] // the whole trace takes minutes under slurm-backfill's node plan
+	gpuJobs := make([]workloads.Job, len(jobs))
+	for i, w := range jobs {
+		if w.ID%2 == 0 {
+			w.GPUs = (w.Procs + 1) / 2
+		}
+		gpuJobs[i] = w
+	}
+	parts := []Part{{Name: "gpu", Procs: 240, Cores: 2, GPUs: 2, GPUBusyW: 100}}
+	for _, policy := range []string{"easy", "slurm-backfill"} {
+		for _, tc := range []struct {
+			name string
+			jobs []workloads.Job
+		}{{"nogpu", jobs}, {"gpu", gpuJobs}} {
+			b.Run(policy+"/"+tc.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					cfg := Config{Procs: 240, Policy: policy, IdleW: 30, Parts: parts, PartOf: func(*workloads.Job) int { return 0 }}
+					e, err := New(cfg)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := e.Run(context.Background(), &SliceSource{Jobs: tc.jobs}); err != nil {
+						b.Fatal(err)
+					}
+					sinkStats = *e.Stats()
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(tc.jobs)), "ns/job")
+			})
 		}
 	}
 }
