@@ -41,6 +41,11 @@ else
 	traces="$tr/hpc2n.swf $tr/HPC2N-2002-2.2-cln.swf.gz $tr/KTH-SP2-1996-2.1-cln.swf.gz $tr/RICC-2010-2.swf.gz $tr/CEA-Curie-2011-2.1-cln.swf.gz"
 fi
 
+[ -n "$traces" ] || { echo "ident.sh: no traces in $tr (set DRSIM_SHARED to the shared data)" >&2; exit 2; }
+for t in $traces; do
+	[ -f "$t" ] || { echo "ident.sh: $t: no such trace (set DRSIM_SHARED to the shared data; it is $shared)" >&2; exit 2; }
+done
+
 strip() { grep -Ev '"(drsim_version|vcs_[a-z_]+|go_version|machine_size_source|model_extrapolation)"|^ +"[^"]*",?$|^  \],?$' "$1"; }
 fail=0 n=0
 for t in $traces; do
@@ -65,6 +70,10 @@ for t in $traces; do
 		n=$((n + 1))
 		d=""
 		cmp -s "$work/old.rc" "$work/new.rc" || d="$d exit($(cat "$work/old.rc")→$(cat "$work/new.rc"))"
+		# A run that fails on both sides compares nothing: it is a failure too.
+		if [ "$(cat "$work/old.rc")" != 0 ] || [ "$(cat "$work/new.rc")" != 0 ]; then
+			d="$d failed($(head -c 300 "$work/new.stderr"))"
+		fi
 		cmp -s "$work/old.stdout" "$work/new.stdout" || d="$d stdout"
 		for f in jobs.csv power.csv; do
 			if [ -f "$work/old/$f" ] || [ -f "$work/new/$f" ]; then
