@@ -15,7 +15,13 @@ import (
 // earlier job over [t, t+dur) have, each at its fewest over the interval,
 // enough free cores between them (on an exclusive partition: enough nodes
 // with every core free); its reservation takes those nodes in index order
-// (first fit) until its processors are covered.
+// (first fit) until its processors are covered, or, on a shared-core
+// partition without GPUs, the nodes Slurm's select/cons_tres would give it
+// on them at t (cluster.SelectCores: the job kept on one node when it
+// fits, else the tightest run of nodes), as Slurm's backfill reserves the
+// nodes its select plugin's will-run test chose. A job the pass starts
+// starts on those same nodes (cluster.ConsTres.Only), away from the nodes
+// reserved over its interval, as Slurm's _start_job excludes them.
 //
 // On a shared-core partition with GPUs (gres.go) the plan counts each
 // node's free GPUs too, as Slurm's cons_tres does for gres/gpu: a running
@@ -37,14 +43,16 @@ type nodePlan struct {
 	free         []int32
 	gfree        []int32 // free GPUs, on a shared-core partition with GPUs (else empty)
 	gres         bool    // the partition places GPU jobs per node (gfree is kept)
+	cons         bool    // the partition places jobs by cluster.SelectCores (slurmCores)
 	need         gresNeed
 	resv         []bool
-	end          float64 // the window's end: nothing is planned past it
-	pick         []int32 // scratch: nodes of the current answer
-	minFree      []int32 // scratch: a node's fewest free cores over an interval
-	usable       []bool  // scratch: a node is reserved by no one over it
-	minGPU       []int32 // scratch: a node's fewest free GPUs over an interval
-	only         []bool  // scratch: the nodes of pl.pick, for cluster.Gres.Only
+	end          float64            // the window's end: nothing is planned past it
+	pick         []int32            // scratch: nodes of the current answer
+	minFree      []int32            // scratch: a node's fewest free cores over an interval
+	usable       []bool             // scratch: a node is reserved by no one over it
+	minGPU       []int32            // scratch: a node's fewest free GPUs over an interval
+	only         []bool             // scratch: the nodes of pl.pick, for cluster.Gres.Only
+	takes        []cluster.NodeTake // scratch: cluster.SelectCores' answer
 }
 
 // gresNeed is what the job being planned needs per node (gresSplit): nodes
@@ -57,6 +65,14 @@ type gresNeed struct{ nodes, cores, gpus int }
 // through cluster.Gres as fcfs and easy do (gresRuns).
 func slurmGres(p *Part, placement, policy string) bool {
 	return !p.Exclusive && p.GPUs > 0 && p.Cores > 1 && placement == "contiguous" && policy == "slurm-backfill"
+}
+
+// slurmCores reports whether slurm-backfill places jobs on partition p as
+// Slurm's select/cons_tres chooses nodes (cluster.ConsTres): a shared-core
+// partition of multi-core nodes without GPUs, contiguous placement. Its
+// plan's reservations and its backfilled starts take the same nodes.
+func slurmCores(p *Part, placement, policy string) bool {
+	return !p.Exclusive && p.GPUs == 0 && p.Cores > 1 && placement == "contiguous" && policy == "slurm-backfill"
 }
 
 // usesNodes reports whether the bound partition is planned by node.
@@ -72,6 +88,7 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 	p := &e.parts[e.cur]
 	pl.cores, pl.lo, pl.exclusive = p.Cores, p.Lo, p.Exclusive
 	pl.gres, pl.need = p.gres != nil, gresNeed{}
+	pl.cons = p.cons != nil
 	pl.nodes = p.Procs / p.Cores
 	pl.end = horizon
 	n := pl.nodes
@@ -162,6 +179,14 @@ func (pl *nodePlan) fits(k, procs int, dur float64) bool {
 	pl.pick = pl.pick[:0]
 	if pl.need.nodes > 0 {
 		return pl.fitsGres(k, end)
+	}
+	if pl.cons {
+		var ok bool
+		pl.takes, ok = cluster.SelectCores(pl.minFree, pl.usable, procs, pl.takes[:0])
+		for _, t := range pl.takes {
+			pl.pick = append(pl.pick, t.Node)
+		}
+		return ok
 	}
 	got := 0
 	for i := 0; i < n && got < procs; i++ {
@@ -337,9 +362,19 @@ func (p *SlurmBackfill) backfillNodes(v *View, ps *SlurmSched) {
 			}
 			g.Only(pl.only)
 		}
+		var cons *cluster.ConsTres
+		if t == now && pl.cons {
+			// Slurm starts a backfilled job away from the nodes reserved
+			// over its interval: pl.usable, as fits left it for step 0.
+			cons = e.parts[e.cur].cons
+			cons.Only(pl.usable)
+		}
 		switch {
 		case t == now && v.Fits(i):
 			v.Start(i)
+			if cons != nil && e.cfg.Check {
+				pl.checkPick(e, e.jobs[slot].alloc)
+			}
 			pl.hold(now, now+dur, e.jobs[slot].alloc, e.jobs[slot].gresGPUs)
 		case t >= horizon:
 		case ps.BfPartCountResv == 0 || reserved < ps.BfPartCountResv:
@@ -350,5 +385,35 @@ func (p *SlurmBackfill) backfillNodes(v *View, ps *SlurmSched) {
 		if g != nil {
 			g.Only(nil)
 		}
+		if cons != nil {
+			cons.Only(nil)
+		}
+	}
+}
+
+// checkPick (--check) verifies that a job the pass started holds cores on
+// exactly the nodes its plan chose (pl.takes), as many on each.
+func (pl *nodePlan) checkPick(e *Engine, alloc []cluster.Range) {
+	k, ok := 0, true
+	for _, r := range alloc {
+		for p := int(r.Lo); p < int(r.Hi); {
+			node := (p - pl.lo) / pl.cores
+			next := min(int(r.Hi), pl.lo+(node+1)*pl.cores)
+			for k < len(pl.takes) && int(pl.takes[k].Node) < node {
+				k++
+			}
+			if k == len(pl.takes) || int(pl.takes[k].Node) != node {
+				ok = false
+				break
+			}
+			pl.takes[k].Cores -= int32(next - p)
+			p = next
+		}
+	}
+	for _, t := range pl.takes {
+		ok = ok && t.Cores == 0
+	}
+	if !ok {
+		e.violate("slurm-backfill started a job on other cores than its plan's nodes %v", pl.pick)
 	}
 }

@@ -47,6 +47,36 @@ func TestSlurmBackfillNodeReservations(t *testing.T) {
 	}
 }
 
+// Slurm's cons_tres node choice (cluster.SelectCores) under slurm-backfill,
+// by hand. One shared-core partition of 2 nodes × 4 cores (node 0 is
+// processors 0-3), bf_interval 5, bf_job_part_count_reserve 1, resolution
+// 1, no batch delay; runs equal to limits:
+//
+//	A at 0: 2 cores, 100 s   node 0 (the first that holds it): 0-1
+//	B at 0: 4 cores,  30 s   node 1, the tightest that holds it whole: 4-7
+//	                         (the lowest free cores would be 2-5, on both)
+//	H at 1: 4 cores,  50 s   2 free: the head
+//	S at 2: 2 cores, 200 s
+//
+// Backfill at 5 reserves H at B's end, 30, on node 1 (node 0 has 2 free
+// then, node 1 holds it whole) over [30,80). S over [5,205) may use node 0
+// alone, which has its 2 cores free: it starts at 5 there (2-3), and H
+// starts at 30 on node 1. With the lowest free cores (B on 2-5) and first
+// fit, H's reservation would take both nodes and S would wait for H's
+// start at 30.
+func TestSlurmBackfillConsTres(t *testing.T) {
+	ps := SlurmSched{BfInterval: 5, BfMaxJobTest: 100, BfWindow: 1000, BfResolution: 1, BfPartCountResv: 1, SchedInterval: 60}
+	cfg := Config{Procs: 8, Policy: "slurm-backfill", SlurmSched: &ps,
+		Parts: []Part{{Name: "cpu", Procs: 8, Cores: 4}}, PartOf: func(*workloads.Job) int { return 0 }}
+	c := simulate(t, cfg, j(1, 0, 100, 2, 100), j(2, 0, 30, 4, 30), j(3, 1, 50, 4, 50), j(4, 2, 200, 2, 200))
+	if got, want := c.starts(), "1:0-100 2:0-30 3:30-80 4:5-205"; got != want {
+		t.Errorf("schedule\n got %s\nwant %s", got, want)
+	}
+	if got, want := c.allocs(), "1:0-1 2:4-7 3:4-7 4:2-3"; got != want {
+		t.Errorf("processors\n got %s\nwant %s", got, want)
+	}
+}
+
 // GPU jobs on a shared-core GPU partition under slurm-backfill, by hand:
 // gresMachine (2 nodes × 4 cores × 2 GPUs; node 0 is processors 0-3),
 // bf_interval 5, bf_job_part_count_reserve 1, resolution 1, no batch delay.
