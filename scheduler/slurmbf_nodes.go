@@ -34,7 +34,17 @@ import (
 //
 // Steps: free cores of node n from at[k] to at[k+1] are free[k*nodes+n]
 // (free GPUs gfree[k*nodes+n]); resv[k*nodes+n] marks node n reserved over
-// that step.
+// that step; room[k] is the most processors a job could get in step k
+// alone: the free cores of the nodes nobody reserved then (on an exclusive
+// partition, of those with every core free).
+//
+// Speed: a query's interval can only fit if every step it covers has room
+// for it, so earliest skips past a step without room without merging the
+// steps' nodes; fits stops merging once the nodes it would take no longer
+// hold the job; and, as in the processor-count plan (bfPlan), a pass's
+// answers bound later queries for at least as many processors over at least
+// as long (the plan only loses room within a pass). None of these changes
+// an answer (TestNodePlanReference).
 type nodePlan struct {
 	nodes, cores int
 	lo           int // the partition's first processor
@@ -46,7 +56,10 @@ type nodePlan struct {
 	cons         bool    // the partition places jobs by cluster.SelectCores (slurmCores)
 	need         gresNeed
 	resv         []bool
-	end          float64            // the window's end: nothing is planned past it
+	room         []int32          // per step (above)
+	end          float64          // the window's end: nothing is planned past it
+	seen         [bfSeen]bfAnswer // answers of this pass for jobs counted in cores (bfPlan.seen)
+	nseen, rr    int
 	pick         []int32            // scratch: nodes of the current answer
 	minFree      []int32            // scratch: a node's fewest free cores over an interval
 	usable       []bool             // scratch: a node is reserved by no one over it
@@ -123,16 +136,41 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 		j := &e.jobs[r.slot]
 		pl.addAlloc(last, j.alloc, j.gresGPUs, 1)
 	}
+	pl.ready()
+}
+
+// ready completes a plan whose steps (at, free, gfree) are set: nothing
+// reserved, no answers seen, scratch sized.
+func (pl *nodePlan) ready() {
+	n := pl.nodes
 	pl.resv = pl.resv[:0]
 	for range pl.free {
 		pl.resv = append(pl.resv, false)
 	}
+	pl.room = pl.room[:0]
+	for k := range pl.at {
+		pl.room = append(pl.room, pl.rowRoom(k))
+	}
+	pl.nseen, pl.rr = 0, 0
 	pl.minFree = grow32(pl.minFree, n)
 	pl.usable = growBool(pl.usable, n)
 	if pl.gres {
 		pl.minGPU = grow32(pl.minGPU, n)
 		pl.only = growBool(pl.only, n)
 	}
+}
+
+// rowRoom returns room[k] computed from step k's nodes.
+func (pl *nodePlan) rowRoom(k int) int32 {
+	n := pl.nodes
+	row, rs := pl.free[k*n:(k+1)*n], pl.resv[k*n:(k+1)*n]
+	var s int32
+	for i, f := range row {
+		if !rs[i] && f > 0 && (!pl.exclusive || int(f) == pl.cores) {
+			s += f
+		}
+	}
+	return s
 }
 
 // addAlloc adds sign × the cores of alloc on each node to step k, and
@@ -169,14 +207,23 @@ func (pl *nodePlan) fits(k, procs int, dur float64) bool {
 		pl.minFree[i], pl.usable[i] = math.MaxInt32, true
 	}
 	end := pl.at[k] + dur
+	pl.pick = pl.pick[:0]
+	byCores := pl.need.nodes == 0
 	for m := k; m < len(pl.at) && (m == k || pl.at[m] < end); m++ {
 		row, rs := pl.free[m*n:(m+1)*n], pl.resv[m*n:(m+1)*n]
+		usable, minFree := pl.usable[:n], pl.minFree[:n]
+		got := 0
 		for i := range n {
-			pl.usable[i] = pl.usable[i] && !rs[i]
-			pl.minFree[i] = min(pl.minFree[i], row[i])
+			u, f := usable[i] && !rs[i], min(minFree[i], row[i])
+			usable[i], minFree[i] = u, f
+			if u && f > 0 && (!pl.exclusive || int(f) == pl.cores) {
+				got += int(f)
+			}
+		}
+		if byCores && got < procs {
+			return false // later steps only take more away
 		}
 	}
-	pl.pick = pl.pick[:0]
 	if pl.need.nodes > 0 {
 		return pl.fitsGres(k, end)
 	}
@@ -225,15 +272,65 @@ func (pl *nodePlan) fitsGres(k int, end float64) bool {
 // for dur seconds (+Inf if none before the window's end), with the nodes
 // they would take in pl.pick.
 func (pl *nodePlan) earliest(procs int, dur float64) float64 {
-	for k := range pl.at {
-		if pl.at[k] >= pl.end {
-			break
+	byCores := pl.need.nodes == 0
+	k0 := 0
+	if byCores {
+		lb := pl.at[0]
+		for _, a := range pl.seen[:pl.nseen] {
+			if a.procs <= procs && a.dur <= dur && a.t > lb {
+				lb = a.t
+			}
+		}
+		if math.IsInf(lb, 1) {
+			return lb
+		}
+		k0 = pl.search(lb)
+	}
+	t := math.Inf(1)
+	for k := k0; k < len(pl.at) && pl.at[k] < pl.end; k++ {
+		if m := pl.short(k, procs, dur); m >= 0 {
+			k = m // no start from k to m can hold the job over step m
+			continue
 		}
 		if pl.fits(k, procs, dur) {
-			return pl.at[k]
+			t = pl.at[k]
+			break
 		}
 	}
-	return math.Inf(1)
+	if byCores {
+		if pl.nseen < bfSeen {
+			pl.nseen++
+		}
+		pl.seen[pl.rr] = bfAnswer{procs, dur, t}
+		pl.rr = (pl.rr + 1) % bfSeen
+	}
+	return t
+}
+
+// short returns the first step of [at[k], at[k]+dur) without room for
+// procs processors, or -1.
+func (pl *nodePlan) short(k, procs int, dur float64) int {
+	end := pl.at[k] + dur
+	for m := k; m < len(pl.at) && (m == k || pl.at[m] < end); m++ {
+		if int(pl.room[m]) < procs {
+			return m
+		}
+	}
+	return -1
+}
+
+// search returns the index of the first step starting at or after t.
+func (pl *nodePlan) search(t float64) int {
+	lo, hi := 0, len(pl.at)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if pl.at[m] < t {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // split makes t a step boundary (t at or after the first step) and returns
@@ -261,6 +358,9 @@ func (pl *nodePlan) split(t float64) int {
 	pl.resv = append(pl.resv, make([]bool, n)...)
 	copy(pl.resv[(k+1)*n:], pl.resv[k*n:])
 	copy(pl.resv[k*n:(k+1)*n], pl.resv[(k-1)*n:k*n])
+	pl.room = append(pl.room, 0)
+	copy(pl.room[k+1:], pl.room[k:])
+	pl.room[k] = pl.room[k-1]
 	return k
 }
 
@@ -271,6 +371,7 @@ func (pl *nodePlan) reserve(from, to float64) {
 		for _, i := range pl.pick {
 			pl.resv[k*pl.nodes+int(i)] = true
 		}
+		pl.room[k] = pl.rowRoom(k)
 	}
 }
 
@@ -280,6 +381,7 @@ func (pl *nodePlan) hold(from, to float64, alloc []cluster.Range, gpus int32) {
 	lo, hi := pl.span(from, to)
 	for k := lo; k < hi; k++ {
 		pl.addAlloc(k, alloc, gpus, -1)
+		pl.room[k] = pl.rowRoom(k)
 	}
 }
 

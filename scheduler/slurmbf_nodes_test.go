@@ -2,7 +2,12 @@ package scheduler
 
 import (
 	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"drsim/cluster"
 
 	"drsim/internal/sharedtest"
 	"drsim/workloads"
@@ -175,6 +180,162 @@ func BenchmarkSlurmBackfillGres(b *testing.B) {
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(tc.jobs)), "ns/job")
 			})
+		}
+	}
+}
+
+// refEarliest is nodePlan.earliest as first written, kept as the reference
+// for its speed-ups: every step start in turn, every node merged over the
+// whole interval, the nodes chosen by the plan's rules (the first k nodes
+// with a GPU job's cores and GPUs; cluster.SelectCores on a cons_tres
+// partition; else first fit).
+func refEarliest(pl *nodePlan, procs int, dur float64) (float64, []int32) {
+	for k := range pl.at {
+		if pl.at[k] >= pl.end {
+			break
+		}
+		if pick, ok := refFits(pl, k, procs, dur); ok {
+			return pl.at[k], pick
+		}
+	}
+	return math.Inf(1), nil
+}
+
+func refFits(pl *nodePlan, k, procs int, dur float64) ([]int32, bool) {
+	n := pl.nodes
+	minFree, minGPU, usable := make([]int32, n), make([]int32, n), make([]bool, n)
+	for i := range n {
+		minFree[i], minGPU[i], usable[i] = math.MaxInt32, math.MaxInt32, true
+	}
+	end := pl.at[k] + dur
+	for m := k; m < len(pl.at) && (m == k || pl.at[m] < end); m++ {
+		for i := range n {
+			usable[i] = usable[i] && !pl.resv[m*n+i]
+			minFree[i] = min(minFree[i], pl.free[m*n+i])
+			if pl.gres {
+				minGPU[i] = min(minGPU[i], pl.gfree[m*n+i])
+			}
+		}
+	}
+	var pick []int32
+	switch {
+	case pl.need.nodes > 0:
+		for i := 0; i < n && len(pick) < pl.need.nodes; i++ {
+			if usable[i] && int(minFree[i]) >= pl.need.cores && int(minGPU[i]) >= pl.need.gpus {
+				pick = append(pick, int32(i))
+			}
+		}
+		return pick, len(pick) == pl.need.nodes
+	case pl.cons:
+		takes, ok := cluster.SelectCores(minFree, usable, procs, nil)
+		for _, t := range takes {
+			pick = append(pick, t.Node)
+		}
+		return pick, ok
+	}
+	got := 0
+	for i := 0; i < n && got < procs; i++ {
+		f := int(minFree[i])
+		if !usable[i] || f <= 0 || pl.exclusive && f < pl.cores {
+			continue
+		}
+		pick = append(pick, int32(i))
+		got += f
+	}
+	return pick, got >= procs
+}
+
+// randomPlan is a plan as reset builds one: free cores (and GPUs) per node
+// from now, rising at later steps as running jobs end.
+func randomPlan(r *rand.Rand, exclusive, cons, gres bool) *nodePlan {
+	nodes, cores, gpus := 1+r.IntN(12), 2+r.IntN(3), 2
+	pl := &nodePlan{nodes: nodes, cores: cores, exclusive: exclusive, cons: cons, gres: gres, end: 400}
+	pl.at = append(pl.at, 0)
+	for range nodes {
+		f := int32(r.IntN(cores + 1))
+		if exclusive && f < int32(cores) {
+			f = 0
+		}
+		pl.free = append(pl.free, f)
+		if gres {
+			pl.gfree = append(pl.gfree, int32(r.IntN(gpus+1)))
+		}
+	}
+	for t, s := 0.0, r.IntN(12); s > 0; s-- {
+		t += float64(1 + r.IntN(80))
+		last := len(pl.at) - 1
+		pl.at = append(pl.at, t)
+		pl.free = append(pl.free, pl.free[last*nodes:(last+1)*nodes]...)
+		if gres {
+			pl.gfree = append(pl.gfree, pl.gfree[last*nodes:(last+1)*nodes]...)
+		}
+		row := pl.free[(last+1)*nodes:]
+		for i := range row {
+			if r.IntN(3) == 0 {
+				row[i] = int32(cores) // a job ends: with one per node, the node is free
+				if gres {
+					pl.gfree[(last+1)*nodes+i] = int32(gpus)
+				}
+			}
+		}
+	}
+	pl.ready()
+	return pl
+}
+
+// The plan's earliest and fits against refEarliest and refFits on random
+// plans, each followed through a pass of queries, reservations and
+// starts (which only take room away, as in a pass).
+func TestNodePlanReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 0))
+	for trial := range 3000 {
+		kind := trial % 4
+		pl := randomPlan(r, kind == 1, kind == 2, kind == 3)
+		for q := range 40 {
+			procs, dur := 1+r.IntN(pl.nodes*pl.cores), float64(1+r.IntN(150))
+			pl.need = gresNeed{}
+			if pl.gres && r.IntN(2) == 0 {
+				k, c := 1+r.IntN(pl.nodes), 1+r.IntN(pl.cores)
+				pl.need, procs = gresNeed{k, c, r.IntN(3)}, k*c
+			}
+			if pl.exclusive {
+				procs = (procs + pl.cores - 1) / pl.cores * pl.cores
+			}
+			wantOK := false
+			if pick, ok := refFits(pl, 0, procs, dur); true {
+				wantOK = ok
+				if got := pl.fits(0, procs, dur); got != ok || ok && !slices.Equal(pl.pick, pick) {
+					t.Fatalf("trial %d query %d: fits(0, %d, %v) = %v %v, want %v %v", trial, q, procs, dur, got, pl.pick, ok, pick)
+				}
+			}
+			want, wantPick := refEarliest(pl, procs, dur)
+			got := pl.earliest(procs, dur)
+			if got != want || !math.IsInf(got, 1) && !slices.Equal(pl.pick, wantPick) {
+				t.Fatalf("trial %d query %d (need %+v): earliest(%d, %v) = %v %v, want %v %v", trial, q, pl.need, procs, dur, got, pl.pick, want, wantPick)
+			}
+			switch {
+			case math.IsInf(got, 1):
+			case got == pl.at[0] && wantOK && r.IntN(2) == 0:
+				// Start it: hold its cores on the picked nodes.
+				var alloc []cluster.Range
+				left := procs
+				for _, i := range pl.pick {
+					c := min(left, int(pl.minFree[i])) // free over the interval (fits merged it whole)
+					if pl.need.nodes > 0 {
+						c = pl.need.cores
+					}
+					lo := int32(int(i) * pl.cores)
+					alloc = append(alloc, cluster.Range{Lo: lo, Hi: lo + int32(c)})
+					left -= c
+				}
+				g := int32(0)
+				if pl.need.nodes > 0 {
+					g = int32(pl.need.gpus)
+				}
+				pl.hold(pl.at[0], pl.at[0]+dur, alloc, g)
+			default:
+				pl.reserve(got, got+dur)
+			}
 		}
 	}
 }
