@@ -60,12 +60,20 @@ type nodePlan struct {
 	end          float64          // the window's end: nothing is planned past it
 	seen         [bfSeen]bfAnswer // answers of this pass for jobs counted in cores (bfPlan.seen)
 	nseen, rr    int
+	gseen        [bfSeen]gresAnswer // the same for GPU jobs
+	ngseen, grr  int
 	pick         []int32            // scratch: nodes of the current answer
 	minFree      []int32            // scratch: a node's fewest free cores over an interval
 	usable       []bool             // scratch: a node is reserved by no one over it
 	minGPU       []int32            // scratch: a node's fewest free GPUs over an interval
 	only         []bool             // scratch: the nodes of pl.pick, for cluster.Gres.Only
 	takes        []cluster.NodeTake // scratch: cluster.SelectCores' answer
+}
+
+// gresAnswer is one earliest answer of the current pass for a GPU job.
+type gresAnswer struct {
+	need   gresNeed
+	dur, t float64
 }
 
 // gresNeed is what the job being planned needs per node (gresSplit): nodes
@@ -151,7 +159,7 @@ func (pl *nodePlan) ready() {
 	for k := range pl.at {
 		pl.room = append(pl.room, pl.rowRoom(k))
 	}
-	pl.nseen, pl.rr = 0, 0
+	pl.nseen, pl.rr, pl.ngseen, pl.grr = 0, 0, 0, 0
 	pl.minFree = grow32(pl.minFree, n)
 	pl.usable = growBool(pl.usable, n)
 	if pl.gres {
@@ -203,12 +211,14 @@ func (pl *nodePlan) addAlloc(k int, alloc []cluster.Range, gpus, sign int32) {
 // leaving the nodes they would take, in index order, in pl.pick.
 func (pl *nodePlan) fits(k, procs int, dur float64) bool {
 	n := pl.nodes
+	end := pl.at[k] + dur
+	pl.pick = pl.pick[:0]
+	if pl.need.nodes > 0 {
+		return pl.fitsGres(k, end)
+	}
 	for i := range n {
 		pl.minFree[i], pl.usable[i] = math.MaxInt32, true
 	}
-	end := pl.at[k] + dur
-	pl.pick = pl.pick[:0]
-	byCores := pl.need.nodes == 0
 	for m := k; m < len(pl.at) && (m == k || pl.at[m] < end); m++ {
 		row, rs := pl.free[m*n:(m+1)*n], pl.resv[m*n:(m+1)*n]
 		usable, minFree := pl.usable[:n], pl.minFree[:n]
@@ -220,12 +230,9 @@ func (pl *nodePlan) fits(k, procs int, dur float64) bool {
 				got += int(f)
 			}
 		}
-		if byCores && got < procs {
+		if got < procs {
 			return false // later steps only take more away
 		}
-	}
-	if pl.need.nodes > 0 {
-		return pl.fitsGres(k, end)
 	}
 	if pl.cons {
 		var ok bool
@@ -247,17 +254,27 @@ func (pl *nodePlan) fits(k, procs int, dur float64) bool {
 	return got >= procs
 }
 
-// fitsGres is fits for a GPU job (pl.need), pl.minFree and pl.usable
-// being set over [at[k], end): the first pl.need.nodes usable nodes, in
-// index order, with the job's cores and GPUs free at their fewest.
+// fitsGres is fits for a GPU job (pl.need) over [at[k], end): the first
+// pl.need.nodes usable nodes, in index order, with the job's cores and GPUs
+// free at their fewest.
 func (pl *nodePlan) fitsGres(k int, end float64) bool {
 	n, need := pl.nodes, pl.need
+	usable, minFree, minGPU := pl.usable[:n], pl.minFree[:n], pl.minGPU[:n]
 	for i := range n {
-		pl.minGPU[i] = math.MaxInt32
+		usable[i], minFree[i], minGPU[i] = true, math.MaxInt32, math.MaxInt32
 	}
 	for m := k; m < len(pl.at) && (m == k || pl.at[m] < end); m++ {
-		for i, g := range pl.gfree[m*n : (m+1)*n] {
-			pl.minGPU[i] = min(pl.minGPU[i], g)
+		row, rs, gs := pl.free[m*n:(m+1)*n], pl.resv[m*n:(m+1)*n], pl.gfree[m*n:(m+1)*n]
+		nodes := 0
+		for i := range n {
+			u, f, g := usable[i] && !rs[i], min(minFree[i], row[i]), min(minGPU[i], gs[i])
+			usable[i], minFree[i], minGPU[i] = u, f, g
+			if u && int(f) >= need.cores && int(g) >= need.gpus {
+				nodes++
+			}
+		}
+		if nodes < need.nodes {
+			return false // later steps only take more away
 		}
 	}
 	for i := 0; i < n && len(pl.pick) < need.nodes; i++ {
@@ -272,20 +289,25 @@ func (pl *nodePlan) fitsGres(k int, end float64) bool {
 // for dur seconds (+Inf if none before the window's end), with the nodes
 // they would take in pl.pick.
 func (pl *nodePlan) earliest(procs int, dur float64) float64 {
-	byCores := pl.need.nodes == 0
-	k0 := 0
+	byCores, need := pl.need.nodes == 0, pl.need
+	lb := pl.at[0]
 	if byCores {
-		lb := pl.at[0]
 		for _, a := range pl.seen[:pl.nseen] {
 			if a.procs <= procs && a.dur <= dur && a.t > lb {
 				lb = a.t
 			}
 		}
-		if math.IsInf(lb, 1) {
-			return lb
+	} else {
+		for _, a := range pl.gseen[:pl.ngseen] {
+			if a.need.nodes <= need.nodes && a.need.cores <= need.cores && a.need.gpus <= need.gpus && a.dur <= dur && a.t > lb {
+				lb = a.t
+			}
 		}
-		k0 = pl.search(lb)
 	}
+	if math.IsInf(lb, 1) {
+		return lb
+	}
+	k0 := pl.search(lb)
 	t := math.Inf(1)
 	for k := k0; k < len(pl.at) && pl.at[k] < pl.end; k++ {
 		if m := pl.short(k, procs, dur); m >= 0 {
@@ -303,6 +325,12 @@ func (pl *nodePlan) earliest(procs int, dur float64) float64 {
 		}
 		pl.seen[pl.rr] = bfAnswer{procs, dur, t}
 		pl.rr = (pl.rr + 1) % bfSeen
+	} else {
+		if pl.ngseen < bfSeen {
+			pl.ngseen++
+		}
+		pl.gseen[pl.grr] = gresAnswer{need, dur, t}
+		pl.grr = (pl.grr + 1) % bfSeen
 	}
 	return t
 }
@@ -369,9 +397,12 @@ func (pl *nodePlan) reserve(from, to float64) {
 	lo, hi := pl.span(from, to)
 	for k := lo; k < hi; k++ {
 		for _, i := range pl.pick {
-			pl.resv[k*pl.nodes+int(i)] = true
+			x := k*pl.nodes + int(i)
+			if f := pl.free[x]; !pl.resv[x] && f > 0 && (!pl.exclusive || int(f) == pl.cores) {
+				pl.room[k] -= f
+			}
+			pl.resv[x] = true
 		}
-		pl.room[k] = pl.rowRoom(k)
 	}
 }
 

@@ -336,6 +336,11 @@ func TestNodePlanReference(t *testing.T) {
 			default:
 				pl.reserve(got, got+dur)
 			}
+			for k := range pl.at {
+				if pl.room[k] != pl.rowRoom(k) {
+					t.Fatalf("trial %d query %d: room[%d] = %d, want %d", trial, q, k, pl.room[k], pl.rowRoom(k))
+				}
+			}
 		}
 	}
 }
