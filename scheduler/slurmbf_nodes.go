@@ -56,6 +56,7 @@ type nodePlan struct {
 	cons         bool    // the partition places jobs by cluster.SelectCores (slurmCores)
 	need         gresNeed
 	resv         []bool
+	eff          []int32          // free cores of a node nobody reserved in that step, -1 for a reserved one (what fits reads)
 	room         []int32          // per step (above)
 	end          float64          // the window's end: nothing is planned past it
 	seen         [bfSeen]bfAnswer // answers of this pass for jobs counted in cores (bfPlan.seen)
@@ -64,7 +65,7 @@ type nodePlan struct {
 	ngseen, grr  int
 	pick         []int32            // scratch: nodes of the current answer
 	minFree      []int32            // scratch: a node's fewest free cores over an interval
-	usable       []bool             // scratch: a node is reserved by no one over it
+	usable       []bool             // scratch: the nodes a backfill start may use (cluster.ConsTres.Only)
 	minGPU       []int32            // scratch: a node's fewest free GPUs over an interval
 	only         []bool             // scratch: the nodes of pl.pick, for cluster.Gres.Only
 	takes        []cluster.NodeTake // scratch: cluster.SelectCores' answer
@@ -155,6 +156,7 @@ func (pl *nodePlan) ready() {
 	for range pl.free {
 		pl.resv = append(pl.resv, false)
 	}
+	pl.eff = append(pl.eff[:0], pl.free...)
 	pl.room = pl.room[:0]
 	for k := range pl.at {
 		pl.room = append(pl.room, pl.rowRoom(k))
@@ -166,6 +168,20 @@ func (pl *nodePlan) ready() {
 		pl.minGPU = grow32(pl.minGPU, n)
 		pl.only = growBool(pl.only, n)
 	}
+}
+
+// sync recomputes step k's eff and room from its free cores and
+// reservations.
+func (pl *nodePlan) sync(k int) {
+	n := pl.nodes
+	row, rs, eff := pl.free[k*n:(k+1)*n], pl.resv[k*n:(k+1)*n], pl.eff[k*n:(k+1)*n]
+	for i, f := range row {
+		if rs[i] {
+			f = -1
+		}
+		eff[i] = f
+	}
+	pl.room[k] = pl.rowRoom(k)
 }
 
 // rowRoom returns room[k] computed from step k's nodes.
@@ -216,17 +232,16 @@ func (pl *nodePlan) fits(k, procs int, dur float64) bool {
 	if pl.need.nodes > 0 {
 		return pl.fitsGres(k, end)
 	}
-	for i := range n {
-		pl.minFree[i], pl.usable[i] = math.MaxInt32, true
+	minFree := pl.minFree[:n]
+	for i := range minFree {
+		minFree[i] = math.MaxInt32
 	}
 	for m := k; m < len(pl.at) && (m == k || pl.at[m] < end); m++ {
-		row, rs := pl.free[m*n:(m+1)*n], pl.resv[m*n:(m+1)*n]
-		usable, minFree := pl.usable[:n], pl.minFree[:n]
 		got := 0
-		for i := range n {
-			u, f := usable[i] && !rs[i], min(minFree[i], row[i])
-			usable[i], minFree[i] = u, f
-			if u && f > 0 && (!pl.exclusive || int(f) == pl.cores) {
+		for i, e := range pl.eff[m*n : (m+1)*n] {
+			f := min(minFree[i], e) // -1 once reserved
+			minFree[i] = f
+			if f > 0 && (!pl.exclusive || int(f) == pl.cores) {
 				got += int(f)
 			}
 		}
@@ -236,7 +251,7 @@ func (pl *nodePlan) fits(k, procs int, dur float64) bool {
 	}
 	if pl.cons {
 		var ok bool
-		pl.takes, ok = cluster.SelectCores(pl.minFree, pl.usable, procs, pl.takes[:0])
+		pl.takes, ok = cluster.SelectCores(minFree, nil, procs, pl.takes[:0]) // a reserved node's -1 is no free core
 		for _, t := range pl.takes {
 			pl.pick = append(pl.pick, t.Node)
 		}
@@ -245,7 +260,7 @@ func (pl *nodePlan) fits(k, procs int, dur float64) bool {
 	got := 0
 	for i := 0; i < n && got < procs; i++ {
 		f := int(pl.minFree[i])
-		if !pl.usable[i] || f <= 0 || pl.exclusive && f < pl.cores {
+		if f <= 0 || pl.exclusive && f < pl.cores {
 			continue
 		}
 		pl.pick = append(pl.pick, int32(i))
@@ -259,17 +274,17 @@ func (pl *nodePlan) fits(k, procs int, dur float64) bool {
 // free at their fewest.
 func (pl *nodePlan) fitsGres(k int, end float64) bool {
 	n, need := pl.nodes, pl.need
-	usable, minFree, minGPU := pl.usable[:n], pl.minFree[:n], pl.minGPU[:n]
+	minFree, minGPU := pl.minFree[:n], pl.minGPU[:n]
 	for i := range n {
-		usable[i], minFree[i], minGPU[i] = true, math.MaxInt32, math.MaxInt32
+		minFree[i], minGPU[i] = math.MaxInt32, math.MaxInt32
 	}
 	for m := k; m < len(pl.at) && (m == k || pl.at[m] < end); m++ {
-		row, rs, gs := pl.free[m*n:(m+1)*n], pl.resv[m*n:(m+1)*n], pl.gfree[m*n:(m+1)*n]
+		row, gs := pl.eff[m*n:(m+1)*n], pl.gfree[m*n:(m+1)*n]
 		nodes := 0
 		for i := range n {
-			u, f, g := usable[i] && !rs[i], min(minFree[i], row[i]), min(minGPU[i], gs[i])
-			usable[i], minFree[i], minGPU[i] = u, f, g
-			if u && int(f) >= need.cores && int(g) >= need.gpus {
+			f, g := min(minFree[i], row[i]), min(minGPU[i], gs[i]) // f is -1 once reserved
+			minFree[i], minGPU[i] = f, g
+			if int(f) >= need.cores && int(g) >= need.gpus {
 				nodes++
 			}
 		}
@@ -278,7 +293,7 @@ func (pl *nodePlan) fitsGres(k int, end float64) bool {
 		}
 	}
 	for i := 0; i < n && len(pl.pick) < need.nodes; i++ {
-		if pl.usable[i] && int(pl.minFree[i]) >= need.cores && int(pl.minGPU[i]) >= need.gpus {
+		if int(pl.minFree[i]) >= need.cores && int(pl.minGPU[i]) >= need.gpus {
 			pl.pick = append(pl.pick, int32(i))
 		}
 	}
@@ -386,6 +401,9 @@ func (pl *nodePlan) split(t float64) int {
 	pl.resv = append(pl.resv, make([]bool, n)...)
 	copy(pl.resv[(k+1)*n:], pl.resv[k*n:])
 	copy(pl.resv[k*n:(k+1)*n], pl.resv[(k-1)*n:k*n])
+	pl.eff = append(pl.eff, make([]int32, n)...)
+	copy(pl.eff[(k+1)*n:], pl.eff[k*n:])
+	copy(pl.eff[k*n:(k+1)*n], pl.eff[(k-1)*n:k*n])
 	pl.room = append(pl.room, 0)
 	copy(pl.room[k+1:], pl.room[k:])
 	pl.room[k] = pl.room[k-1]
@@ -401,7 +419,7 @@ func (pl *nodePlan) reserve(from, to float64) {
 			if f := pl.free[x]; !pl.resv[x] && f > 0 && (!pl.exclusive || int(f) == pl.cores) {
 				pl.room[k] -= f
 			}
-			pl.resv[x] = true
+			pl.resv[x], pl.eff[x] = true, -1
 		}
 	}
 }
@@ -412,7 +430,7 @@ func (pl *nodePlan) hold(from, to float64, alloc []cluster.Range, gpus int32) {
 	lo, hi := pl.span(from, to)
 	for k := lo; k < hi; k++ {
 		pl.addAlloc(k, alloc, gpus, -1)
-		pl.room[k] = pl.rowRoom(k)
+		pl.sync(k)
 	}
 }
 
@@ -498,8 +516,12 @@ func (p *SlurmBackfill) backfillNodes(v *View, ps *SlurmSched) {
 		var cons *cluster.ConsTres
 		if t == now && pl.cons {
 			// Slurm starts a backfilled job away from the nodes reserved
-			// over its interval: pl.usable, as fits left it for step 0.
+			// over its interval: those with free cores over it, as fits
+			// left pl.minFree for step 0 (-1 for a reserved node).
 			cons = e.parts[e.cur].cons
+			for i, f := range pl.minFree[:pl.nodes] {
+				pl.usable[i] = f > 0
+			}
 			cons.Only(pl.usable)
 		}
 		switch {

@@ -340,6 +340,15 @@ func TestNodePlanReference(t *testing.T) {
 				if pl.room[k] != pl.rowRoom(k) {
 					t.Fatalf("trial %d query %d: room[%d] = %d, want %d", trial, q, k, pl.room[k], pl.rowRoom(k))
 				}
+				for i := range pl.nodes {
+					x, want := k*pl.nodes+i, pl.free[k*pl.nodes+i]
+					if pl.resv[x] {
+						want = -1
+					}
+					if pl.eff[x] != want {
+						t.Fatalf("trial %d query %d: eff of node %d at step %d = %d, want %d", trial, q, i, k, pl.eff[x], want)
+					}
+				}
 			}
 		}
 	}
