@@ -350,16 +350,16 @@ func (pl *nodePlan) earliest(procs int, dur float64) float64 {
 	return t
 }
 
-// short returns the first step of [at[k], at[k]+dur) without room for
+// short returns the last step of [at[k], at[k]+dur) without room for
 // procs processors, or -1.
 func (pl *nodePlan) short(k, procs int, dur float64) int {
-	end := pl.at[k] + dur
+	end, last := pl.at[k]+dur, -1
 	for m := k; m < len(pl.at) && (m == k || pl.at[m] < end); m++ {
 		if int(pl.room[m]) < procs {
-			return m
+			last = m
 		}
 	}
-	return -1
+	return last
 }
 
 // search returns the index of the first step starting at or after t.
