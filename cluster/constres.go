@@ -47,16 +47,20 @@ func SelectCores(free []int32, usable []bool, n int, dst []NodeTake) ([]NodeTake
 	}
 	rem := int32(n)
 	for rem > 0 {
-		// The best run not taken yet: [lo, hi) with sum free cores.
+		// The best run not taken yet: [lo, hi) with sum free cores. A run
+		// is taken whole or not at all, so its first node tells.
 		bestLo, bestHi, best, bestSuff := -1, -1, int32(0), false
 		for i := 0; i < len(free); {
-			if !ok(i) || taken(i) {
+			if !ok(i) {
 				i++
 				continue
 			}
 			lo, sum := i, int32(0)
 			for ; i < len(free) && ok(i); i++ {
 				sum += free[i]
+			}
+			if taken(lo) {
+				continue
 			}
 			suff := sum >= rem
 			if bestLo < 0 || suff && !bestSuff || suff && sum < best || !suff && !bestSuff && sum > best {

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -96,5 +97,83 @@ func TestSelectCoresAllocs(t *testing.T) {
 	dst := make([]NodeTake, 0, 8)
 	if n := testing.AllocsPerRun(100, func() { dst, _ = SelectCores(free, nil, 9, dst[:0]) }); n != 0 {
 		t.Fatalf("SelectCores allocates %v times per call", n)
+	}
+}
+
+// refSelectCores is SelectCores written plainly (a list of runs, each
+// removed once chosen), kept as the reference for the allocation-free
+// version.
+func refSelectCores(free []int32, usable []bool, n int) []NodeTake {
+	type run struct{ lo, hi, sum int }
+	var runs []run
+	total := 0
+	for i := 0; i < len(free); {
+		if free[i] <= 0 || usable != nil && !usable[i] {
+			i++
+			continue
+		}
+		r := run{lo: i}
+		for ; i < len(free) && free[i] > 0 && (usable == nil || usable[i]); i++ {
+			r.sum += int(free[i])
+		}
+		r.hi = i
+		runs = append(runs, r)
+		total += r.sum
+	}
+	if n <= 0 || total < n {
+		return nil
+	}
+	var out []NodeTake
+	for rem := n; rem > 0; {
+		b := 0
+		for k, r := range runs {
+			bs := runs[b].sum >= rem
+			if s := r.sum >= rem; s && !bs || s && r.sum < runs[b].sum || !s && !bs && r.sum > runs[b].sum {
+				b = k
+			}
+		}
+		r := runs[b]
+		runs = slices.Delete(runs, b, b+1)
+		one := -1
+		for i := r.lo; i < r.hi; i++ {
+			if int(free[i]) >= rem && (one < 0 || free[i] < free[one]) {
+				one = i
+			}
+		}
+		if one >= 0 {
+			out = append(out, NodeTake{int32(one), int32(rem)})
+			break
+		}
+		for i := r.lo; i < r.hi && rem > 0; i++ {
+			c := min(int(free[i]), rem)
+			out = append(out, NodeTake{int32(i), int32(c)})
+			rem -= c
+		}
+	}
+	slices.SortFunc(out, func(a, b NodeTake) int { return int(a.Node - b.Node) })
+	return out
+}
+
+func TestSelectCoresReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(22, 5))
+	for trial := range 20000 {
+		nodes, cores := 1+r.IntN(16), 1+r.IntN(8)
+		free := make([]int32, nodes)
+		var usable []bool
+		if r.IntN(2) == 0 {
+			usable = make([]bool, nodes)
+		}
+		for i := range free {
+			free[i] = int32(r.IntN(cores + 1))
+			if usable != nil {
+				usable[i] = r.IntN(4) != 0
+			}
+		}
+		n := 1 + r.IntN(nodes*cores)
+		got, ok := SelectCores(free, usable, n, nil)
+		want := refSelectCores(free, usable, n)
+		if ok != (want != nil) || !slices.Equal(got, want) {
+			t.Fatalf("trial %d: SelectCores(%v, %v, %d) = %v %v, want %v", trial, free, usable, n, got, ok, want)
+		}
 	}
 }

@@ -444,20 +444,15 @@ func (pl *nodePlan) span(from, to float64) (lo, hi int) {
 }
 
 // most returns the most processors free in any step before the window's
-// end, reservations aside.
+// end. It is called before the pass reserves anything, when each step's
+// room counts every node.
 func (pl *nodePlan) most() int {
 	m := 0
 	for k := range pl.at {
 		if pl.at[k] >= pl.end {
 			break
 		}
-		s := 0
-		for _, f := range pl.free[k*pl.nodes : (k+1)*pl.nodes] {
-			if !pl.exclusive || int(f) == pl.cores {
-				s += int(max(f, 0))
-			}
-		}
-		m = max(m, s)
+		m = max(m, int(pl.room[k]))
 	}
 	return m
 }

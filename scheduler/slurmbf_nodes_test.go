@@ -142,7 +142,9 @@ func TestSlurmBackfillGres(t *testing.T) {
 // does under EASY, under easy and slurm-backfill (Slurm's default
 // SchedulerParameters): without GPU jobs (the node plan counts cores only)
 // and with every other job asking one GPU per 2 processors (the plan
-// counts GPUs per node too).
+// counts GPUs per node too); and, "cores", without GPUs on the nodes (a
+// CR_Core partition: the plan and the placement choose nodes as Slurm's
+// cons_tres, cluster.SelectCores).
 //
 //	DRSIM_SHARED=/work/shared go test -run ^$ -bench SlurmBackfillGres -benchtime 1x ./scheduler
 func BenchmarkSlurmBackfillGres(b *testing.B) {
@@ -159,16 +161,18 @@ func BenchmarkSlurmBackfillGres(b *testing.B) {
 		}
 		gpuJobs[i] = w
 	}
-	parts := []Part{{Name: "gpu", Procs: 240, Cores: 2, GPUs: 2, GPUBusyW: 100}}
+	gpuParts := []Part{{Name: "gpu", Procs: 240, Cores: 2, GPUs: 2, GPUBusyW: 100}}
+	coreParts := []Part{{Name: "cpu", Procs: 240, Cores: 2}}
 	for _, policy := range []string{"easy", "slurm-backfill"} {
 		for _, tc := range []struct {
-			name string
-			jobs []workloads.Job
-		}{{"nogpu", jobs}, {"gpu", gpuJobs}} {
+			name  string
+			jobs  []workloads.Job
+			parts []Part
+		}{{"nogpu", jobs, gpuParts}, {"gpu", gpuJobs, gpuParts}, {"cores", jobs, coreParts}} {
 			b.Run(policy+"/"+tc.name, func(b *testing.B) {
 				b.ReportAllocs()
 				for i := 0; i < b.N; i++ {
-					cfg := Config{Procs: 240, Policy: policy, IdleW: 30, Parts: parts, PartOf: func(*workloads.Job) int { return 0 }}
+					cfg := Config{Procs: 240, Policy: policy, IdleW: 30, Parts: tc.parts, PartOf: func(*workloads.Job) int { return 0 }}
 					e, err := New(cfg)
 					if err != nil {
 						b.Fatal(err)
@@ -291,6 +295,19 @@ func TestNodePlanReference(t *testing.T) {
 	for trial := range 3000 {
 		kind := trial % 4
 		pl := randomPlan(r, kind == 1, kind == 2, kind == 3)
+		most := 0 // most, as first written: every node of every step before the window's end
+		for k := 0; k < len(pl.at) && pl.at[k] < pl.end; k++ {
+			s := 0
+			for _, f := range pl.free[k*pl.nodes : (k+1)*pl.nodes] {
+				if !pl.exclusive || int(f) == pl.cores {
+					s += int(max(f, 0))
+				}
+			}
+			most = max(most, s)
+		}
+		if got := pl.most(); got != most {
+			t.Fatalf("trial %d: most() = %d, want %d", trial, got, most)
+		}
 		for q := range 40 {
 			procs, dur := 1+r.IntN(pl.nodes*pl.cores), float64(1+r.IntN(150))
 			pl.need = gresNeed{}
