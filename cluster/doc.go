@@ -15,6 +15,9 @@
 //   - topology.go: NodeTopology and the "topology" placement.
 //   - gres.go: Gres, the placement of shared-core partitions whose nodes
 //     have GPUs (cores and GPUs per node, as Slurm's cons_tres).
+//   - constres.go: SelectCores, Slurm's cons_tres choice of nodes for a
+//     job of n cores, and ConsTres, the placement that follows it
+//     (slurm-backfill on shared-core partitions without GPUs).
 //
 // Sub-package machine reads machine files (node types, partitions, Slurm
 // hostlists) and lays their nodes out on the processor index space.

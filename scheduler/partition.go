@@ -58,8 +58,9 @@ type partState struct {
 	changed bool
 	newFrom int
 	checked *checkedAlloc
-	done    PartStat      // finished jobs so far (PartStats)
-	gres    *cluster.Gres // a shared-core partition with GPUs that runs GPU jobs (gres.go); nil otherwise
+	done    PartStat          // finished jobs so far (PartStats)
+	gres    *cluster.Gres     // a shared-core partition with GPUs that runs GPU jobs (gres.go); nil otherwise
+	cons    *cluster.ConsTres // a shared-core partition without GPUs under slurm-backfill (slurmCores); nil otherwise
 }
 
 // PartStat sums a partition's finished jobs.
@@ -143,6 +144,9 @@ func (e *Engine) initParts() error {
 		if gresRuns(&p, defaultStr(c.Placement, "contiguous"), s.policy.Name()) || slurmGres(&p, defaultStr(c.Placement, "contiguous"), s.policy.Name()) { // gres.go, slurmbf_nodes.go
 			s.gres = cluster.NewGres(p.Procs, p.Cores, p.GPUs)
 			inner = s.gres
+		} else if slurmCores(&p, defaultStr(c.Placement, "contiguous"), s.policy.Name()) { // slurmbf_nodes.go
+			s.cons = cluster.NewConsTres(p.Procs, p.Cores)
+			inner = s.cons
 		}
 		s.alloc = &partAlloc{inner: inner, lo: int32(p.Lo), unit: int32(unit)}
 		if e.cfg.Check {

@@ -15,7 +15,13 @@ import (
 // earlier job over [t, t+dur) have, each at its fewest over the interval,
 // enough free cores between them (on an exclusive partition: enough nodes
 // with every core free); its reservation takes those nodes in index order
-// (first fit) until its processors are covered.
+// (first fit) until its processors are covered, or, on a shared-core
+// partition without GPUs, the nodes Slurm's select/cons_tres would give it
+// on them at t (cluster.SelectCores: the job kept on one node when it
+// fits, else the tightest run of nodes), as Slurm's backfill reserves the
+// nodes its select plugin's will-run test chose. A job the pass starts
+// starts on those same nodes (cluster.ConsTres.Only), away from the nodes
+// reserved over its interval, as Slurm's _start_job excludes them.
 //
 // On a shared-core partition with GPUs (gres.go) the plan counts each
 // node's free GPUs too, as Slurm's cons_tres does for gres/gpu: a running
@@ -28,7 +34,17 @@ import (
 //
 // Steps: free cores of node n from at[k] to at[k+1] are free[k*nodes+n]
 // (free GPUs gfree[k*nodes+n]); resv[k*nodes+n] marks node n reserved over
-// that step.
+// that step; room[k] is the most processors a job could get in step k
+// alone: the free cores of the nodes nobody reserved then (on an exclusive
+// partition, of those with every core free).
+//
+// Speed: a query's interval can only fit if every step it covers has room
+// for it, so earliest skips past a step without room without merging the
+// steps' nodes; fits stops merging once the nodes it would take no longer
+// hold the job; and, as in the processor-count plan (bfPlan), a pass's
+// answers bound later queries for at least as many processors over at least
+// as long (the plan only loses room within a pass). None of these changes
+// an answer (TestNodePlanReference).
 type nodePlan struct {
 	nodes, cores int
 	lo           int // the partition's first processor
@@ -37,14 +53,28 @@ type nodePlan struct {
 	free         []int32
 	gfree        []int32 // free GPUs, on a shared-core partition with GPUs (else empty)
 	gres         bool    // the partition places GPU jobs per node (gfree is kept)
+	cons         bool    // the partition places jobs by cluster.SelectCores (slurmCores)
 	need         gresNeed
 	resv         []bool
-	end          float64 // the window's end: nothing is planned past it
-	pick         []int32 // scratch: nodes of the current answer
-	minFree      []int32 // scratch: a node's fewest free cores over an interval
-	usable       []bool  // scratch: a node is reserved by no one over it
-	minGPU       []int32 // scratch: a node's fewest free GPUs over an interval
-	only         []bool  // scratch: the nodes of pl.pick, for cluster.Gres.Only
+	eff          []int32          // free cores of a node nobody reserved in that step, -1 for a reserved one (what fits reads)
+	room         []int32          // per step (above)
+	end          float64          // the window's end: nothing is planned past it
+	seen         [bfSeen]bfAnswer // answers of this pass for jobs counted in cores (bfPlan.seen)
+	nseen, rr    int
+	gseen        [bfSeen]gresAnswer // the same for GPU jobs
+	ngseen, grr  int
+	pick         []int32            // scratch: nodes of the current answer
+	minFree      []int32            // scratch: a node's fewest free cores over an interval
+	usable       []bool             // scratch: the nodes a backfill start may use (cluster.ConsTres.Only)
+	minGPU       []int32            // scratch: a node's fewest free GPUs over an interval
+	only         []bool             // scratch: the nodes of pl.pick, for cluster.Gres.Only
+	takes        []cluster.NodeTake // scratch: cluster.SelectCores' answer
+}
+
+// gresAnswer is one earliest answer of the current pass for a GPU job.
+type gresAnswer struct {
+	need   gresNeed
+	dur, t float64
 }
 
 // gresNeed is what the job being planned needs per node (gresSplit): nodes
@@ -57,6 +87,14 @@ type gresNeed struct{ nodes, cores, gpus int }
 // through cluster.Gres as fcfs and easy do (gresRuns).
 func slurmGres(p *Part, placement, policy string) bool {
 	return !p.Exclusive && p.GPUs > 0 && p.Cores > 1 && placement == "contiguous" && policy == "slurm-backfill"
+}
+
+// slurmCores reports whether slurm-backfill places jobs on partition p as
+// Slurm's select/cons_tres chooses nodes (cluster.ConsTres): a shared-core
+// partition of multi-core nodes without GPUs, contiguous placement. Its
+// plan's reservations and its backfilled starts take the same nodes.
+func slurmCores(p *Part, placement, policy string) bool {
+	return !p.Exclusive && p.GPUs == 0 && p.Cores > 1 && placement == "contiguous" && policy == "slurm-backfill"
 }
 
 // usesNodes reports whether the bound partition is planned by node.
@@ -72,6 +110,7 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 	p := &e.parts[e.cur]
 	pl.cores, pl.lo, pl.exclusive = p.Cores, p.Lo, p.Exclusive
 	pl.gres, pl.need = p.gres != nil, gresNeed{}
+	pl.cons = p.cons != nil
 	pl.nodes = p.Procs / p.Cores
 	pl.end = horizon
 	n := pl.nodes
@@ -106,16 +145,56 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 		j := &e.jobs[r.slot]
 		pl.addAlloc(last, j.alloc, j.gresGPUs, 1)
 	}
+	pl.ready()
+}
+
+// ready completes a plan whose steps (at, free, gfree) are set: nothing
+// reserved, no answers seen, scratch sized.
+func (pl *nodePlan) ready() {
+	n := pl.nodes
 	pl.resv = pl.resv[:0]
 	for range pl.free {
 		pl.resv = append(pl.resv, false)
 	}
+	pl.eff = append(pl.eff[:0], pl.free...)
+	pl.room = pl.room[:0]
+	for k := range pl.at {
+		pl.room = append(pl.room, pl.rowRoom(k))
+	}
+	pl.nseen, pl.rr, pl.ngseen, pl.grr = 0, 0, 0, 0
 	pl.minFree = grow32(pl.minFree, n)
 	pl.usable = growBool(pl.usable, n)
 	if pl.gres {
 		pl.minGPU = grow32(pl.minGPU, n)
 		pl.only = growBool(pl.only, n)
 	}
+}
+
+// sync recomputes step k's eff and room from its free cores and
+// reservations.
+func (pl *nodePlan) sync(k int) {
+	n := pl.nodes
+	row, rs, eff := pl.free[k*n:(k+1)*n], pl.resv[k*n:(k+1)*n], pl.eff[k*n:(k+1)*n]
+	for i, f := range row {
+		if rs[i] {
+			f = -1
+		}
+		eff[i] = f
+	}
+	pl.room[k] = pl.rowRoom(k)
+}
+
+// rowRoom returns room[k] computed from step k's nodes.
+func (pl *nodePlan) rowRoom(k int) int32 {
+	n := pl.nodes
+	row, rs := pl.free[k*n:(k+1)*n], pl.resv[k*n:(k+1)*n]
+	var s int32
+	for i, f := range row {
+		if !rs[i] && f > 0 && (!pl.exclusive || int(f) == pl.cores) {
+			s += f
+		}
+	}
+	return s
 }
 
 // addAlloc adds sign × the cores of alloc on each node to step k, and
@@ -148,25 +227,40 @@ func (pl *nodePlan) addAlloc(k int, alloc []cluster.Range, gpus, sign int32) {
 // leaving the nodes they would take, in index order, in pl.pick.
 func (pl *nodePlan) fits(k, procs int, dur float64) bool {
 	n := pl.nodes
-	for i := range n {
-		pl.minFree[i], pl.usable[i] = math.MaxInt32, true
-	}
 	end := pl.at[k] + dur
-	for m := k; m < len(pl.at) && (m == k || pl.at[m] < end); m++ {
-		row, rs := pl.free[m*n:(m+1)*n], pl.resv[m*n:(m+1)*n]
-		for i := range n {
-			pl.usable[i] = pl.usable[i] && !rs[i]
-			pl.minFree[i] = min(pl.minFree[i], row[i])
-		}
-	}
 	pl.pick = pl.pick[:0]
 	if pl.need.nodes > 0 {
 		return pl.fitsGres(k, end)
 	}
+	minFree := pl.minFree[:n]
+	for i := range minFree {
+		minFree[i] = math.MaxInt32
+	}
+	for m := k; m < len(pl.at) && (m == k || pl.at[m] < end); m++ {
+		got := 0
+		for i, e := range pl.eff[m*n : (m+1)*n] {
+			f := min(minFree[i], e) // -1 once reserved
+			minFree[i] = f
+			if f > 0 && (!pl.exclusive || int(f) == pl.cores) {
+				got += int(f)
+			}
+		}
+		if got < procs {
+			return false // later steps only take more away
+		}
+	}
+	if pl.cons {
+		var ok bool
+		pl.takes, ok = cluster.SelectCores(minFree, nil, procs, pl.takes[:0]) // a reserved node's -1 is no free core
+		for _, t := range pl.takes {
+			pl.pick = append(pl.pick, t.Node)
+		}
+		return ok
+	}
 	got := 0
 	for i := 0; i < n && got < procs; i++ {
 		f := int(pl.minFree[i])
-		if !pl.usable[i] || f <= 0 || pl.exclusive && f < pl.cores {
+		if f <= 0 || pl.exclusive && f < pl.cores {
 			continue
 		}
 		pl.pick = append(pl.pick, int32(i))
@@ -175,21 +269,31 @@ func (pl *nodePlan) fits(k, procs int, dur float64) bool {
 	return got >= procs
 }
 
-// fitsGres is fits for a GPU job (pl.need), pl.minFree and pl.usable
-// being set over [at[k], end): the first pl.need.nodes usable nodes, in
-// index order, with the job's cores and GPUs free at their fewest.
+// fitsGres is fits for a GPU job (pl.need) over [at[k], end): the first
+// pl.need.nodes usable nodes, in index order, with the job's cores and GPUs
+// free at their fewest.
 func (pl *nodePlan) fitsGres(k int, end float64) bool {
 	n, need := pl.nodes, pl.need
+	minFree, minGPU := pl.minFree[:n], pl.minGPU[:n]
 	for i := range n {
-		pl.minGPU[i] = math.MaxInt32
+		minFree[i], minGPU[i] = math.MaxInt32, math.MaxInt32
 	}
 	for m := k; m < len(pl.at) && (m == k || pl.at[m] < end); m++ {
-		for i, g := range pl.gfree[m*n : (m+1)*n] {
-			pl.minGPU[i] = min(pl.minGPU[i], g)
+		row, gs := pl.eff[m*n:(m+1)*n], pl.gfree[m*n:(m+1)*n]
+		nodes := 0
+		for i := range n {
+			f, g := min(minFree[i], row[i]), min(minGPU[i], gs[i]) // f is -1 once reserved
+			minFree[i], minGPU[i] = f, g
+			if int(f) >= need.cores && int(g) >= need.gpus {
+				nodes++
+			}
+		}
+		if nodes < need.nodes {
+			return false // later steps only take more away
 		}
 	}
 	for i := 0; i < n && len(pl.pick) < need.nodes; i++ {
-		if pl.usable[i] && int(pl.minFree[i]) >= need.cores && int(pl.minGPU[i]) >= need.gpus {
+		if int(pl.minFree[i]) >= need.cores && int(pl.minGPU[i]) >= need.gpus {
 			pl.pick = append(pl.pick, int32(i))
 		}
 	}
@@ -200,15 +304,76 @@ func (pl *nodePlan) fitsGres(k int, end float64) bool {
 // for dur seconds (+Inf if none before the window's end), with the nodes
 // they would take in pl.pick.
 func (pl *nodePlan) earliest(procs int, dur float64) float64 {
-	for k := range pl.at {
-		if pl.at[k] >= pl.end {
-			break
+	byCores, need := pl.need.nodes == 0, pl.need
+	lb := pl.at[0]
+	if byCores {
+		for _, a := range pl.seen[:pl.nseen] {
+			if a.procs <= procs && a.dur <= dur && a.t > lb {
+				lb = a.t
+			}
 		}
-		if pl.fits(k, procs, dur) {
-			return pl.at[k]
+	} else {
+		for _, a := range pl.gseen[:pl.ngseen] {
+			if a.need.nodes <= need.nodes && a.need.cores <= need.cores && a.need.gpus <= need.gpus && a.dur <= dur && a.t > lb {
+				lb = a.t
+			}
 		}
 	}
-	return math.Inf(1)
+	if math.IsInf(lb, 1) {
+		return lb
+	}
+	k0 := pl.search(lb)
+	t := math.Inf(1)
+	for k := k0; k < len(pl.at) && pl.at[k] < pl.end; k++ {
+		if m := pl.short(k, procs, dur); m >= 0 {
+			k = m // no start from k to m can hold the job over step m
+			continue
+		}
+		if pl.fits(k, procs, dur) {
+			t = pl.at[k]
+			break
+		}
+	}
+	if byCores {
+		if pl.nseen < bfSeen {
+			pl.nseen++
+		}
+		pl.seen[pl.rr] = bfAnswer{procs, dur, t}
+		pl.rr = (pl.rr + 1) % bfSeen
+	} else {
+		if pl.ngseen < bfSeen {
+			pl.ngseen++
+		}
+		pl.gseen[pl.grr] = gresAnswer{need, dur, t}
+		pl.grr = (pl.grr + 1) % bfSeen
+	}
+	return t
+}
+
+// short returns the last step of [at[k], at[k]+dur) without room for
+// procs processors, or -1.
+func (pl *nodePlan) short(k, procs int, dur float64) int {
+	end, last := pl.at[k]+dur, -1
+	for m := k; m < len(pl.at) && (m == k || pl.at[m] < end); m++ {
+		if int(pl.room[m]) < procs {
+			last = m
+		}
+	}
+	return last
+}
+
+// search returns the index of the first step starting at or after t.
+func (pl *nodePlan) search(t float64) int {
+	lo, hi := 0, len(pl.at)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if pl.at[m] < t {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // split makes t a step boundary (t at or after the first step) and returns
@@ -236,6 +401,12 @@ func (pl *nodePlan) split(t float64) int {
 	pl.resv = append(pl.resv, make([]bool, n)...)
 	copy(pl.resv[(k+1)*n:], pl.resv[k*n:])
 	copy(pl.resv[k*n:(k+1)*n], pl.resv[(k-1)*n:k*n])
+	pl.eff = append(pl.eff, make([]int32, n)...)
+	copy(pl.eff[(k+1)*n:], pl.eff[k*n:])
+	copy(pl.eff[k*n:(k+1)*n], pl.eff[(k-1)*n:k*n])
+	pl.room = append(pl.room, 0)
+	copy(pl.room[k+1:], pl.room[k:])
+	pl.room[k] = pl.room[k-1]
 	return k
 }
 
@@ -244,7 +415,11 @@ func (pl *nodePlan) reserve(from, to float64) {
 	lo, hi := pl.span(from, to)
 	for k := lo; k < hi; k++ {
 		for _, i := range pl.pick {
-			pl.resv[k*pl.nodes+int(i)] = true
+			x := k*pl.nodes + int(i)
+			if f := pl.free[x]; !pl.resv[x] && f > 0 && (!pl.exclusive || int(f) == pl.cores) {
+				pl.room[k] -= f
+			}
+			pl.resv[x], pl.eff[x] = true, -1
 		}
 	}
 }
@@ -255,6 +430,7 @@ func (pl *nodePlan) hold(from, to float64, alloc []cluster.Range, gpus int32) {
 	lo, hi := pl.span(from, to)
 	for k := lo; k < hi; k++ {
 		pl.addAlloc(k, alloc, gpus, -1)
+		pl.sync(k)
 	}
 }
 
@@ -268,20 +444,15 @@ func (pl *nodePlan) span(from, to float64) (lo, hi int) {
 }
 
 // most returns the most processors free in any step before the window's
-// end, reservations aside.
+// end. It is called before the pass reserves anything, when each step's
+// room counts every node.
 func (pl *nodePlan) most() int {
 	m := 0
 	for k := range pl.at {
 		if pl.at[k] >= pl.end {
 			break
 		}
-		s := 0
-		for _, f := range pl.free[k*pl.nodes : (k+1)*pl.nodes] {
-			if !pl.exclusive || int(f) == pl.cores {
-				s += int(max(f, 0))
-			}
-		}
-		m = max(m, s)
+		m = max(m, int(pl.room[k]))
 	}
 	return m
 }
@@ -337,9 +508,23 @@ func (p *SlurmBackfill) backfillNodes(v *View, ps *SlurmSched) {
 			}
 			g.Only(pl.only)
 		}
+		var cons *cluster.ConsTres
+		if t == now && pl.cons {
+			// Slurm starts a backfilled job away from the nodes reserved
+			// over its interval: those with free cores over it, as fits
+			// left pl.minFree for step 0 (-1 for a reserved node).
+			cons = e.parts[e.cur].cons
+			for i, f := range pl.minFree[:pl.nodes] {
+				pl.usable[i] = f > 0
+			}
+			cons.Only(pl.usable)
+		}
 		switch {
 		case t == now && v.Fits(i):
 			v.Start(i)
+			if cons != nil && e.cfg.Check {
+				pl.checkPick(e, e.jobs[slot].alloc)
+			}
 			pl.hold(now, now+dur, e.jobs[slot].alloc, e.jobs[slot].gresGPUs)
 		case t >= horizon:
 		case ps.BfPartCountResv == 0 || reserved < ps.BfPartCountResv:
@@ -350,5 +535,35 @@ func (p *SlurmBackfill) backfillNodes(v *View, ps *SlurmSched) {
 		if g != nil {
 			g.Only(nil)
 		}
+		if cons != nil {
+			cons.Only(nil)
+		}
+	}
+}
+
+// checkPick (--check) verifies that a job the pass started holds cores on
+// exactly the nodes its plan chose (pl.takes), as many on each.
+func (pl *nodePlan) checkPick(e *Engine, alloc []cluster.Range) {
+	k, ok := 0, true
+	for _, r := range alloc {
+		for p := int(r.Lo); p < int(r.Hi); {
+			node := (p - pl.lo) / pl.cores
+			next := min(int(r.Hi), pl.lo+(node+1)*pl.cores)
+			for k < len(pl.takes) && int(pl.takes[k].Node) < node {
+				k++
+			}
+			if k == len(pl.takes) || int(pl.takes[k].Node) != node {
+				ok = false
+				break
+			}
+			pl.takes[k].Cores -= int32(next - p)
+			p = next
+		}
+	}
+	for _, t := range pl.takes {
+		ok = ok && t.Cores == 0
+	}
+	if !ok {
+		e.violate("slurm-backfill started a job on other cores than its plan's nodes %v", pl.pick)
 	}
 }

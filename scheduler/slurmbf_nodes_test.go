@@ -2,7 +2,12 @@ package scheduler
 
 import (
 	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"drsim/cluster"
 
 	"drsim/internal/sharedtest"
 	"drsim/workloads"
@@ -44,6 +49,36 @@ func TestSlurmBackfillNodeReservations(t *testing.T) {
 		if got := simulate(t, cfg, jobs...).starts(); got != tc.want {
 			t.Errorf("%d cores per node, exclusive %v: %s, want %s", tc.cores, tc.exclusive, got, tc.want)
 		}
+	}
+}
+
+// Slurm's cons_tres node choice (cluster.SelectCores) under slurm-backfill,
+// by hand. One shared-core partition of 2 nodes × 4 cores (node 0 is
+// processors 0-3), bf_interval 5, bf_job_part_count_reserve 1, resolution
+// 1, no batch delay; runs equal to limits:
+//
+//	A at 0: 2 cores, 100 s   node 0 (the first that holds it): 0-1
+//	B at 0: 4 cores,  30 s   node 1, the tightest that holds it whole: 4-7
+//	                         (the lowest free cores would be 2-5, on both)
+//	H at 1: 4 cores,  50 s   2 free: the head
+//	S at 2: 2 cores, 200 s
+//
+// Backfill at 5 reserves H at B's end, 30, on node 1 (node 0 has 2 free
+// then, node 1 holds it whole) over [30,80). S over [5,205) may use node 0
+// alone, which has its 2 cores free: it starts at 5 there (2-3), and H
+// starts at 30 on node 1. With the lowest free cores (B on 2-5) and first
+// fit, H's reservation would take both nodes and S would wait for H's
+// start at 30.
+func TestSlurmBackfillConsTres(t *testing.T) {
+	ps := SlurmSched{BfInterval: 5, BfMaxJobTest: 100, BfWindow: 1000, BfResolution: 1, BfPartCountResv: 1, SchedInterval: 60}
+	cfg := Config{Procs: 8, Policy: "slurm-backfill", SlurmSched: &ps,
+		Parts: []Part{{Name: "cpu", Procs: 8, Cores: 4}}, PartOf: func(*workloads.Job) int { return 0 }}
+	c := simulate(t, cfg, j(1, 0, 100, 2, 100), j(2, 0, 30, 4, 30), j(3, 1, 50, 4, 50), j(4, 2, 200, 2, 200))
+	if got, want := c.starts(), "1:0-100 2:0-30 3:30-80 4:5-205"; got != want {
+		t.Errorf("schedule\n got %s\nwant %s", got, want)
+	}
+	if got, want := c.allocs(), "1:0-1 2:4-7 3:4-7 4:2-3"; got != want {
+		t.Errorf("processors\n got %s\nwant %s", got, want)
 	}
 }
 
@@ -107,7 +142,9 @@ func TestSlurmBackfillGres(t *testing.T) {
 // does under EASY, under easy and slurm-backfill (Slurm's default
 // SchedulerParameters): without GPU jobs (the node plan counts cores only)
 // and with every other job asking one GPU per 2 processors (the plan
-// counts GPUs per node too).
+// counts GPUs per node too); and, "cores", without GPUs on the nodes (a
+// CR_Core partition: the plan and the placement choose nodes as Slurm's
+// cons_tres, cluster.SelectCores).
 //
 //	DRSIM_SHARED=/work/shared go test -run ^$ -bench SlurmBackfillGres -benchtime 1x ./scheduler
 func BenchmarkSlurmBackfillGres(b *testing.B) {
@@ -116,7 +153,7 @@ func BenchmarkSlurmBackfillGres(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	jobs := tr.Jobs[:20000] // the whole trace takes minutes under slurm-backfill's node plan
+	jobs := tr.Jobs[:20000] // the first 20,000 (the whole trace took minutes under the node plan before its speed-ups: docs/slurm-scheduling.md)
 	gpuJobs := make([]workloads.Job, len(jobs))
 	for i, w := range jobs {
 		if w.ID%2 == 0 {
@@ -124,16 +161,18 @@ func BenchmarkSlurmBackfillGres(b *testing.B) {
 		}
 		gpuJobs[i] = w
 	}
-	parts := []Part{{Name: "gpu", Procs: 240, Cores: 2, GPUs: 2, GPUBusyW: 100}}
+	gpuParts := []Part{{Name: "gpu", Procs: 240, Cores: 2, GPUs: 2, GPUBusyW: 100}}
+	coreParts := []Part{{Name: "cpu", Procs: 240, Cores: 2}}
 	for _, policy := range []string{"easy", "slurm-backfill"} {
 		for _, tc := range []struct {
-			name string
-			jobs []workloads.Job
-		}{{"nogpu", jobs}, {"gpu", gpuJobs}} {
+			name  string
+			jobs  []workloads.Job
+			parts []Part
+		}{{"nogpu", jobs, gpuParts}, {"gpu", gpuJobs, gpuParts}, {"cores", jobs, coreParts}} {
 			b.Run(policy+"/"+tc.name, func(b *testing.B) {
 				b.ReportAllocs()
 				for i := 0; i < b.N; i++ {
-					cfg := Config{Procs: 240, Policy: policy, IdleW: 30, Parts: parts, PartOf: func(*workloads.Job) int { return 0 }}
+					cfg := Config{Procs: 240, Policy: policy, IdleW: 30, Parts: tc.parts, PartOf: func(*workloads.Job) int { return 0 }}
 					e, err := New(cfg)
 					if err != nil {
 						b.Fatal(err)
@@ -145,6 +184,189 @@ func BenchmarkSlurmBackfillGres(b *testing.B) {
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(tc.jobs)), "ns/job")
 			})
+		}
+	}
+}
+
+// refEarliest is nodePlan.earliest as first written, kept as the reference
+// for its speed-ups: every step start in turn, every node merged over the
+// whole interval, the nodes chosen by the plan's rules (the first k nodes
+// with a GPU job's cores and GPUs; cluster.SelectCores on a cons_tres
+// partition; else first fit).
+func refEarliest(pl *nodePlan, procs int, dur float64) (float64, []int32) {
+	for k := range pl.at {
+		if pl.at[k] >= pl.end {
+			break
+		}
+		if pick, ok := refFits(pl, k, procs, dur); ok {
+			return pl.at[k], pick
+		}
+	}
+	return math.Inf(1), nil
+}
+
+func refFits(pl *nodePlan, k, procs int, dur float64) ([]int32, bool) {
+	n := pl.nodes
+	minFree, minGPU, usable := make([]int32, n), make([]int32, n), make([]bool, n)
+	for i := range n {
+		minFree[i], minGPU[i], usable[i] = math.MaxInt32, math.MaxInt32, true
+	}
+	end := pl.at[k] + dur
+	for m := k; m < len(pl.at) && (m == k || pl.at[m] < end); m++ {
+		for i := range n {
+			usable[i] = usable[i] && !pl.resv[m*n+i]
+			minFree[i] = min(minFree[i], pl.free[m*n+i])
+			if pl.gres {
+				minGPU[i] = min(minGPU[i], pl.gfree[m*n+i])
+			}
+		}
+	}
+	var pick []int32
+	switch {
+	case pl.need.nodes > 0:
+		for i := 0; i < n && len(pick) < pl.need.nodes; i++ {
+			if usable[i] && int(minFree[i]) >= pl.need.cores && int(minGPU[i]) >= pl.need.gpus {
+				pick = append(pick, int32(i))
+			}
+		}
+		return pick, len(pick) == pl.need.nodes
+	case pl.cons:
+		takes, ok := cluster.SelectCores(minFree, usable, procs, nil)
+		for _, t := range takes {
+			pick = append(pick, t.Node)
+		}
+		return pick, ok
+	}
+	got := 0
+	for i := 0; i < n && got < procs; i++ {
+		f := int(minFree[i])
+		if !usable[i] || f <= 0 || pl.exclusive && f < pl.cores {
+			continue
+		}
+		pick = append(pick, int32(i))
+		got += f
+	}
+	return pick, got >= procs
+}
+
+// randomPlan is a plan as reset builds one: free cores (and GPUs) per node
+// from now, rising at later steps as running jobs end.
+func randomPlan(r *rand.Rand, exclusive, cons, gres bool) *nodePlan {
+	nodes, cores, gpus := 1+r.IntN(12), 2+r.IntN(3), 2
+	pl := &nodePlan{nodes: nodes, cores: cores, exclusive: exclusive, cons: cons, gres: gres, end: 400}
+	pl.at = append(pl.at, 0)
+	for range nodes {
+		f := int32(r.IntN(cores + 1))
+		if exclusive && f < int32(cores) {
+			f = 0
+		}
+		pl.free = append(pl.free, f)
+		if gres {
+			pl.gfree = append(pl.gfree, int32(r.IntN(gpus+1)))
+		}
+	}
+	for t, s := 0.0, r.IntN(12); s > 0; s-- {
+		t += float64(1 + r.IntN(80))
+		last := len(pl.at) - 1
+		pl.at = append(pl.at, t)
+		pl.free = append(pl.free, pl.free[last*nodes:(last+1)*nodes]...)
+		if gres {
+			pl.gfree = append(pl.gfree, pl.gfree[last*nodes:(last+1)*nodes]...)
+		}
+		row := pl.free[(last+1)*nodes:]
+		for i := range row {
+			if r.IntN(3) == 0 {
+				row[i] = int32(cores) // a job ends: with one per node, the node is free
+				if gres {
+					pl.gfree[(last+1)*nodes+i] = int32(gpus)
+				}
+			}
+		}
+	}
+	pl.ready()
+	return pl
+}
+
+// The plan's earliest and fits against refEarliest and refFits on random
+// plans, each followed through a pass of queries, reservations and
+// starts (which only take room away, as in a pass).
+func TestNodePlanReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 0))
+	for trial := range 3000 {
+		kind := trial % 4
+		pl := randomPlan(r, kind == 1, kind == 2, kind == 3)
+		most := 0 // most, as first written: every node of every step before the window's end
+		for k := 0; k < len(pl.at) && pl.at[k] < pl.end; k++ {
+			s := 0
+			for _, f := range pl.free[k*pl.nodes : (k+1)*pl.nodes] {
+				if !pl.exclusive || int(f) == pl.cores {
+					s += int(max(f, 0))
+				}
+			}
+			most = max(most, s)
+		}
+		if got := pl.most(); got != most {
+			t.Fatalf("trial %d: most() = %d, want %d", trial, got, most)
+		}
+		for q := range 40 {
+			procs, dur := 1+r.IntN(pl.nodes*pl.cores), float64(1+r.IntN(150))
+			pl.need = gresNeed{}
+			if pl.gres && r.IntN(2) == 0 {
+				k, c := 1+r.IntN(pl.nodes), 1+r.IntN(pl.cores)
+				pl.need, procs = gresNeed{k, c, r.IntN(3)}, k*c
+			}
+			if pl.exclusive {
+				procs = (procs + pl.cores - 1) / pl.cores * pl.cores
+			}
+			wantOK := false
+			if pick, ok := refFits(pl, 0, procs, dur); true {
+				wantOK = ok
+				if got := pl.fits(0, procs, dur); got != ok || ok && !slices.Equal(pl.pick, pick) {
+					t.Fatalf("trial %d query %d: fits(0, %d, %v) = %v %v, want %v %v", trial, q, procs, dur, got, pl.pick, ok, pick)
+				}
+			}
+			want, wantPick := refEarliest(pl, procs, dur)
+			got := pl.earliest(procs, dur)
+			if got != want || !math.IsInf(got, 1) && !slices.Equal(pl.pick, wantPick) {
+				t.Fatalf("trial %d query %d (need %+v): earliest(%d, %v) = %v %v, want %v %v", trial, q, pl.need, procs, dur, got, pl.pick, want, wantPick)
+			}
+			switch {
+			case math.IsInf(got, 1):
+			case got == pl.at[0] && wantOK && r.IntN(2) == 0:
+				// Start it: hold its cores on the picked nodes.
+				var alloc []cluster.Range
+				left := procs
+				for _, i := range pl.pick {
+					c := min(left, int(pl.minFree[i])) // free over the interval (fits merged it whole)
+					if pl.need.nodes > 0 {
+						c = pl.need.cores
+					}
+					lo := int32(int(i) * pl.cores)
+					alloc = append(alloc, cluster.Range{Lo: lo, Hi: lo + int32(c)})
+					left -= c
+				}
+				g := int32(0)
+				if pl.need.nodes > 0 {
+					g = int32(pl.need.gpus)
+				}
+				pl.hold(pl.at[0], pl.at[0]+dur, alloc, g)
+			default:
+				pl.reserve(got, got+dur)
+			}
+			for k := range pl.at {
+				if pl.room[k] != pl.rowRoom(k) {
+					t.Fatalf("trial %d query %d: room[%d] = %d, want %d", trial, q, k, pl.room[k], pl.rowRoom(k))
+				}
+				for i := range pl.nodes {
+					x, want := k*pl.nodes+i, pl.free[k*pl.nodes+i]
+					if pl.resv[x] {
+						want = -1
+					}
+					if pl.eff[x] != want {
+						t.Fatalf("trial %d query %d: eff of node %d at step %d = %d, want %d", trial, q, i, k, pl.eff[x], want)
+					}
+				}
+			}
 		}
 	}
 }

@@ -40,6 +40,10 @@
 # REF=dir (an earlier run kept as run 1, e.g. testdata/slurm-priority/run1:
 # with RUNS=1, CI makes one fresh run and compares it with that one),
 # NJOBS (default 160).
+#
+# Where a run has its slurmctld.log (run2, run3 and fresh runs), it also
+# prints, for the jobs drsim starts within 1 s of Slurm, how many drsim
+# put on the nodes Slurm gave them (priority-nodes.awk; no bound).
 set -euo pipefail
 die() { echo "priority-check: $*" >&2; exit 1; }
 [ $# -eq 1 ] || die "usage: $0 DRSIM_BIN"
@@ -109,6 +113,10 @@ for k in "${!dumps[@]}"; do
 		"$d"/jobs.sacct "$OUT"/drsim-$r/jobs.csv | sort >"$OUT"/drsim-starts-$r.txt
 	res=$(awk -v bf=$bf -v si=$si -f "$here"/priority-compare.awk "$OUT"/slurm-starts-$r.txt "$OUT"/drsim-starts-$r.txt)
 	echo "run $r: drsim vs Slurm: $res"
+	if [ -r "$d"/slurmctld.log ]; then # the nodes each job got, where the log says (priority-nodes.awk)
+		echo "run $r: drsim's nodes vs Slurm's: $(awk -f "$here"/priority-nodes.awk "$d"/jobs.sacct "$d"/slurmctld.log \
+			"$OUT"/slurm-starts-$r.txt "$OUT"/drsim-$r/jobs.csv)"
+	fi
 	far=$(field beyond_2bf "$res") swap=$(field pairs_swapped "$res")
 	if [ "$BOUND" = issue ]; then
 		[ "$far" -eq 0 ] && [ "$swap" -eq 0 ] || fail=1
