@@ -52,6 +52,10 @@ type SlurmBackfill struct {
 	nodes    nodePlan // partitions of whole nodes (slurmbf_nodes.go)
 	lastPass float64  // the tick of the last backfill pass
 	pending  bool     // a job was queued, started or ended since it
+	tests    []bfTest // the jobs the current pass tests
+	// exhaustive tests every job of the list, with no early end: the
+	// reference TestSlurmBackfillEarlyEnd compares against.
+	exhaustive bool
 }
 
 // slurmMain is the main scheduler's timing, shared by the partitions'
@@ -231,14 +235,47 @@ func (p *SlurmBackfill) backfill(v *View, ps *SlurmSched) {
 	}
 	pl.release(horizon, rest)
 	pl.end = horizon
-	reserved, tested := 0, 0
-	// Jobs larger than the most processors free anywhere in the window
-	// can neither start nor be reserved: the queue's bounds skip them (they
-	// do not count as tested). Reservations only lower the plan, so the
-	// bound holds for the whole pass.
+	reserved := 0
+	// The jobs this pass tests: the first bf_max_job_test in queue order
+	// that are not larger than the most processors free anywhere in the
+	// window. Jobs larger than that can neither start nor be reserved: the
+	// queue's bounds skip them (they do not count as tested). Reservations
+	// only lower the plan, so the bound holds for the whole pass.
 	most := pl.most()
-	for i := v.Next(0, most); i >= 0 && tested < ps.BfMaxJobTest; i = v.Next(i+1, most) {
-		tested++
+	tests := p.tests[:0]
+	for i := v.Next(0, most); i >= 0 && len(tests) < ps.BfMaxJobTest; i = v.Next(i+1, most) {
+		tests = append(tests, bfTest{pos: int32(i), procs: v.e.wq.procs[i], durLow: rnd.up(v.EstLow(i))})
+	}
+	p.tests = tests
+	// A pass shows only in the jobs it starts (its reservations live in
+	// its own plan), and the plan only loses processors, so once no job
+	// left to test could start now by the plan, the rest of the pass is
+	// moot. last is the last test that still could (by its processors and
+	// its estimate's lower bound): it only moves back. After a take, only
+	// the steps the take lowered can rule it out.
+	last := len(tests) - 1
+	var taken bool // last must be checked again after a take
+	// recheck reports whether a take of procs over [from, to) may have
+	// ruled last out.
+	recheck := func(from, to float64) bool {
+		if last < 0 {
+			return false // (an exhaustive pass goes on)
+		}
+		lt := tests[last]
+		end := min(to, now+lt.durLow)
+		return from < end && pl.below(from, end, int(lt.procs))
+	}
+	for c := 0; c < len(tests); c++ {
+		if c == 0 || taken {
+			for last >= c && !pl.fitsNow(int(tests[last].procs), tests[last].durLow) {
+				last--
+			}
+			taken = false
+		}
+		if last < c && !p.exhaustive {
+			break
+		}
+		i := int(tests[c].pos)
 		procs, est := bfJob(v, i)
 		dur := rnd.up(est)
 		var t float64
@@ -255,14 +292,25 @@ func (p *SlurmBackfill) backfill(v *View, ps *SlurmSched) {
 		case t == now && v.Fits(i):
 			v.Start(i)
 			pl.take(now, now+dur, procs)
+			taken = recheck(now, now+dur)
 		case t >= horizon:
 			// Beyond the window: neither started nor reserved.
 		case ps.BfPartCountResv == 0 || reserved < ps.BfPartCountResv:
 			reserved++
 			v.Reserve(i, t)
 			pl.take(t, t+dur, procs)
+			taken = recheck(t, t+dur)
 		}
 	}
+}
+
+// bfTest is one job a backfill pass tests: its queue position, its
+// processors and a lower bound of its estimate in the plan (its estimate's
+// lower bound in the queue, rounded up to bf_resolution).
+type bfTest struct {
+	pos    int32
+	procs  int32
+	durLow float64
 }
 
 // bfJob returns waiting job i's processors and estimate (View.Job's Procs
@@ -376,6 +424,18 @@ func (pl *bfPlan) fitsNow(procs int, dur float64) bool {
 		}
 	}
 	return true
+}
+
+// below reports whether fewer than procs processors are free at some
+// time in [from, to) (from a step start, before to).
+func (pl *bfPlan) below(from, to float64, procs int) bool {
+	at, free := pl.at, pl.free[:len(pl.at)]
+	for k := pl.search(from); k < len(at) && at[k] < to; k++ {
+		if free[k] < procs {
+			return true
+		}
+	}
+	return false
 }
 
 // most returns the most processors free in any step before the window's
