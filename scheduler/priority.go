@@ -374,6 +374,12 @@ func (e *Engine) reprioritise() int {
 	// priorityAt inlined: this loop runs over the whole queue at every
 	// recompute instant.
 	st, p, now := e.prio, e.prio.cfg, e.now
+	if p.WeightAge == 0 && p.WeightFairshare == 0 {
+		// No factor that changes with time is weighed (Slurm's default
+		// weights are all 0): every priority is still the one the job
+		// got at admission, and the queue is in that order.
+		return e.wq.Len()
+	}
 	sorted, last, lastSeq := true, math.Inf(1), int64(-1)
 	for _, s := range e.wq.slots[e.wq.head:] {
 		if s < 0 {
