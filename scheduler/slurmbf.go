@@ -267,7 +267,8 @@ func (p *SlurmBackfill) backfill(v *View, ps *SlurmSched) {
 	}
 	for c := 0; c < len(tests); c++ {
 		if c == 0 || taken {
-			for last >= c && !pl.fitsNow(int(tests[last].procs), tests[last].durLow) {
+			st := pl.stairs()
+			for last >= c && !st.fitsNow(int(tests[last].procs), tests[last].durLow) {
 				last--
 			}
 			taken = false
@@ -339,6 +340,40 @@ type bfPlan struct {
 	end       float64 // the window's end: takes stop there (+Inf: no window)
 	seen      [bfSeen]bfAnswer
 	nseen, rr int
+	stair     bfStairs // stairs' buffers
+}
+
+// bfStairs is a plan's running minimum from its first step: at least
+// free[k] processors stay free from at[0] until at[k+1] (the levels only
+// fall), which answers bfPlan.fitsNow with a few comparisons.
+type bfStairs struct {
+	at   []float64
+	free []int
+}
+
+// stairs returns the plan's running minimum (valid until the next take).
+func (pl *bfPlan) stairs() *bfStairs {
+	st := &pl.stair
+	st.at, st.free = append(st.at[:0], pl.at[0]), append(st.free[:0], pl.free[0])
+	low := pl.free[0]
+	for k, f := range pl.free[:len(pl.at)] {
+		if f < low {
+			low = f
+			st.at, st.free = append(st.at, pl.at[k]), append(st.free, f)
+		}
+	}
+	return st
+}
+
+// fitsNow is bfPlan.fitsNow on the plan st was taken from.
+func (st *bfStairs) fitsNow(procs int, dur float64) bool {
+	end := st.at[0] + dur
+	for k, f := range st.free {
+		if f < procs {
+			return st.at[k] >= end
+		}
+	}
+	return true
 }
 
 // bfAnswer is one earliest answer of the current pass.

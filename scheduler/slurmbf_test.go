@@ -117,7 +117,8 @@ func TestSlurmBackfillBatchDelay(t *testing.T) {
 // earliest starts its scan from the answers it gave earlier in the pass
 // (bfPlan.seen); that must never change an answer. Random plans of up to
 // 64 processors, each with 40 queries and a take after each: every answer
-// equals a scan of the whole plan.
+// equals a scan of the whole plan, and fitsNow, directly and by the plan's
+// stairs, says whether that answer is the first step.
 func TestBfPlanEarliestFromSeen(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 0))
 	var pl bfPlan
@@ -136,6 +137,9 @@ func TestBfPlanEarliestFromSeen(t *testing.T) {
 		for q := range 40 {
 			procs, dur := 1+rng.IntN(64), float64(1+rng.IntN(200))
 			want := pl.scan(procs, dur, pl.at[0])
+			if fits, stairs := pl.fitsNow(procs, dur), pl.stairs().fitsNow(procs, dur); fits != stairs || fits != (want == pl.at[0]) {
+				t.Fatalf("trial %d query %d: fitsNow(%d, %v) = %v, by the stairs %v, earliest %v (plan %v %v)", trial, q, procs, dur, fits, stairs, want, pl.at, pl.free)
+			}
 			got := pl.earliest(procs, dur)
 			if got != want {
 				t.Fatalf("trial %d query %d: earliest(%d, %v) = %v, want %v (plan %v %v)", trial, q, procs, dur, got, want, pl.at, pl.free)
