@@ -244,16 +244,18 @@ func (p *SlurmBackfill) backfill(v *View, ps *SlurmSched) {
 	most := pl.most()
 	tests := p.tests[:0]
 	for i := v.Next(0, most); i >= 0 && len(tests) < ps.BfMaxJobTest; i = v.Next(i+1, most) {
-		tests = append(tests, bfTest{pos: int32(i), procs: v.e.wq.procs[i], durLow: rnd.up(v.EstLow(i))})
+		tests = append(tests, bfTest{pos: int32(i), procs: v.e.wq.procs[i]})
 	}
 	p.tests = tests
 	// A pass shows only in the jobs it starts (its reservations live in
 	// its own plan), and the plan only loses processors, so once no job
 	// left to test could start now by the plan, the rest of the pass is
 	// moot. last is the last test that still could (by its processors and
-	// its estimate's lower bound): it only moves back. After a take, only
-	// the steps the take lowered can rule it out.
+	// its estimate's lower bound, rounded up to bf_resolution): it only
+	// moves back. After a take, only the steps the take lowered can rule it
+	// out.
 	last := len(tests) - 1
+	durLow := func(k int) float64 { return rnd.up(v.EstLow(int(tests[k].pos))) }
 	var taken bool // last must be checked again after a take
 	// recheck reports whether a take of procs over [from, to) may have
 	// ruled last out.
@@ -261,15 +263,17 @@ func (p *SlurmBackfill) backfill(v *View, ps *SlurmSched) {
 		if last < 0 {
 			return false // (an exhaustive pass goes on)
 		}
-		lt := tests[last]
-		end := min(to, now+lt.durLow)
-		return from < end && pl.below(from, end, int(lt.procs))
+		end := min(to, now+durLow(last))
+		return from < end && pl.below(from, end, int(tests[last].procs))
 	}
 	for c := 0; c < len(tests); c++ {
 		if c == 0 || taken {
 			st := pl.stairs()
-			for last >= c && !st.fitsNow(int(tests[last].procs), tests[last].durLow) {
-				last--
+			for ; last >= c; last-- {
+				procs := int(tests[last].procs)
+				if procs <= st.free[0] && st.fitsNow(procs, durLow(last)) {
+					break
+				}
 			}
 			taken = false
 		}
@@ -305,13 +309,10 @@ func (p *SlurmBackfill) backfill(v *View, ps *SlurmSched) {
 	}
 }
 
-// bfTest is one job a backfill pass tests: its queue position, its
-// processors and a lower bound of its estimate in the plan (its estimate's
-// lower bound in the queue, rounded up to bf_resolution).
+// bfTest is one job a backfill pass tests: its queue position and its
+// processors.
 type bfTest struct {
-	pos    int32
-	procs  int32
-	durLow float64
+	pos, procs int32
 }
 
 // bfJob returns waiting job i's processors and estimate (View.Job's Procs
@@ -367,10 +368,9 @@ func (pl *bfPlan) stairs() *bfStairs {
 
 // fitsNow is bfPlan.fitsNow on the plan st was taken from.
 func (st *bfStairs) fitsNow(procs int, dur float64) bool {
-	end := st.at[0] + dur
 	for k, f := range st.free {
 		if f < procs {
-			return st.at[k] >= end
+			return st.at[k] >= st.at[0]+dur
 		}
 	}
 	return true
