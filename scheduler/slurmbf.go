@@ -257,14 +257,14 @@ func (p *SlurmBackfill) backfill(v *View, ps *SlurmSched) {
 	last := len(tests) - 1
 	durLow := func(k int) float64 { return rnd.up(v.EstLow(int(tests[k].pos))) }
 	var taken bool // last must be checked again after a take
-	// recheck reports whether a take of procs over [from, to) may have
-	// ruled last out.
-	recheck := func(from, to float64) bool {
-		if last < 0 {
-			return false // (an exhaustive pass goes on)
+	// take takes procs over [from, to) out of the plan and reports whether
+	// that may have ruled last out.
+	take := func(from, to float64, procs int) bool {
+		if last < 0 { // (an exhaustive pass goes on)
+			pl.take(from, to, procs)
+			return false
 		}
-		end := min(to, now+durLow(last))
-		return from < end && pl.below(from, end, int(tests[last].procs))
+		return pl.takeLow(from, to, procs, now+durLow(last)) < int(tests[last].procs)
 	}
 	for c := 0; c < len(tests); c++ {
 		if c == 0 || taken {
@@ -296,15 +296,13 @@ func (p *SlurmBackfill) backfill(v *View, ps *SlurmSched) {
 		switch {
 		case t == now && v.Fits(i):
 			v.Start(i)
-			pl.take(now, now+dur, procs)
-			taken = recheck(now, now+dur)
+			taken = take(now, now+dur, procs)
 		case t >= horizon:
 			// Beyond the window: neither started nor reserved.
 		case ps.BfPartCountResv == 0 || reserved < ps.BfPartCountResv:
 			reserved++
 			v.Reserve(i, t)
-			pl.take(t, t+dur, procs)
-			taken = recheck(t, t+dur)
+			taken = take(t, t+dur, procs)
 		}
 	}
 }
@@ -461,18 +459,6 @@ func (pl *bfPlan) fitsNow(procs int, dur float64) bool {
 	return true
 }
 
-// below reports whether fewer than procs processors are free at some
-// time in [from, to) (from a step start, before to).
-func (pl *bfPlan) below(from, to float64, procs int) bool {
-	at, free := pl.at, pl.free[:len(pl.at)]
-	for k := pl.search(from); k < len(at) && at[k] < to; k++ {
-		if free[k] < procs {
-			return true
-		}
-	}
-	return false
-}
-
 // most returns the most processors free in any step before the window's
 // end.
 func (pl *bfPlan) most() int {
@@ -488,18 +474,29 @@ func (pl *bfPlan) most() int {
 
 // take removes procs over [from, to).
 func (pl *bfPlan) take(from, to float64, procs int) {
+	pl.takeLow(from, to, procs, from)
+}
+
+// takeLow is take, and returns the fewest processors left free at a step
+// it lowered that starts before until (math.MaxInt if none).
+func (pl *bfPlan) takeLow(from, to float64, procs int, until float64) int {
 	to = max(min(to, pl.end), from) // nothing is planned past the window's end
 	k := pl.split(from)
 	at, free := pl.at, pl.free[:len(pl.at)]
+	low := math.MaxInt
 	for ; k < len(at) && at[k] < to; k++ {
 		free[k] -= procs
+		if at[k] < until {
+			low = min(low, free[k])
+		}
 	}
 	if k < len(at) && at[k] == to || to == from {
-		return
+		return low
 	}
 	// to falls inside step k-1: a new step at to keeps that step's level
 	// from before the take.
 	pl.insert(k, to, free[k-1]+procs)
+	return low
 }
 
 // split makes t a step boundary and returns its index.
