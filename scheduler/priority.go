@@ -127,11 +127,15 @@ type prioState struct {
 
 // jobPrio is a job's multifactor state.
 type jobPrio struct {
-	prio   float64 // current priority
-	fixed  float64 // weighted size, partition and QOS factors
+	prio  float64 // current priority
+	fixed float64 // weighted size, partition and QOS factors
+	// The job's submit time and trace order, copied here so that a
+	// recompute's walk over the queue reads one stretch of each record.
+	submit float64
+	seq    int64
 	assoc  int32   // user association
-	usedTo float64 // usage accounted up to this time
 	inRun  bool    // counted in runProcs
+	usedTo float64 // usage accounted up to this time
 }
 
 func (e *Engine) initPriority() {
@@ -158,6 +162,7 @@ func (e *Engine) prioAdmit(j *job, w *workloads.Job) {
 		a = p.AssocOf(w)
 	}
 	j.pr.assoc = int32(a)
+	j.pr.submit, j.pr.seq = j.submit, j.seq
 	// Slurm's job-size factor counts the nodes asked for (min_nodes: 1
 	// for a job submitted with -n alone), not those allocated.
 	nodes := float64(w.ReqNodes)
@@ -374,6 +379,12 @@ func (e *Engine) reprioritise() int {
 	// priorityAt inlined: this loop runs over the whole queue at every
 	// recompute instant.
 	st, p, now := e.prio, e.prio.cfg, e.now
+	if p.WeightAge == 0 && p.WeightFairshare == 0 {
+		// No factor that changes with time is weighed (Slurm's default
+		// weights are all 0): every priority is still the one the job
+		// got at admission, and the queue is in that order.
+		return e.wq.Len()
+	}
 	sorted, last, lastSeq := true, math.Inf(1), int64(-1)
 	for _, s := range e.wq.slots[e.wq.head:] {
 		if s < 0 {
@@ -381,7 +392,7 @@ func (e *Engine) reprioritise() int {
 		}
 		j := &e.jobs[s]
 		age := 1.0
-		if wait := now - j.submit; p.MaxAge > 0 && wait < p.MaxAge {
+		if wait := now - j.pr.submit; p.MaxAge > 0 && wait < p.MaxAge {
 			age = max(wait, 0) / p.MaxAge
 		} else if wait <= 0 {
 			age = 0
@@ -398,10 +409,10 @@ func (e *Engine) reprioritise() int {
 		}
 		v = max(math.Floor(v), 1)
 		j.pr.prio = v
-		if v > last || v == last && j.seq < lastSeq {
+		if v > last || v == last && j.pr.seq < lastSeq {
 			sorted = false
 		}
-		last, lastSeq = v, j.seq
+		last, lastSeq = v, j.pr.seq
 	}
 	if sorted {
 		return e.wq.Len() // same order: nothing a policy saw has changed

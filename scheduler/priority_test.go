@@ -3,6 +3,7 @@ package scheduler
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -259,6 +260,33 @@ func TestSizeFactorRequestedNodes(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("ReqNodes %d, Nodes %d: priority %v, want %v", tc.req, tc.nodes, got, tc.want)
+		}
+	}
+}
+
+// With no weight on age or fair share, a recompute changes no priority
+// and skips the queue (reprioritise). The reference weighs age by 1e-9,
+// too little to move any floor(priority) with job-size weights of 100, so
+// it takes the full recompute with the same priorities: random workloads
+// under EASY and slurm-backfill start every job at the same time.
+func TestRecomputeWithoutTimeFactors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	for trial := range 40 {
+		procs := 8 + rng.IntN(57)
+		jobs := make([]workloads.Job, 100+rng.IntN(200))
+		submit := 0.0
+		for k := range jobs {
+			submit += float64(rng.IntN(60))
+			req := float64(30 + rng.IntN(2000))
+			jobs[k] = j(int64(k+1), submit, float64(1+rng.IntN(int(req))), int64(1+rng.IntN(procs)), req)
+		}
+		policy := []string{"easy", "slurm-backfill"}[trial%2]
+		run := func(ageWeight float64) string {
+			p := &Priority{CalcPeriod: 60, WeightAge: ageWeight, MaxAge: 86400, WeightJobSize: 100, FavorSmall: trial%4 < 2, Tree: oneUserTree()}
+			return simulate(t, Config{Procs: procs, Policy: policy, Order: "multifactor", Priority: p}, jobs...).starts()
+		}
+		if got, want := run(0), run(1e-9); got != want {
+			t.Fatalf("trial %d (%s): starts differ from the full recompute:\n got %s\nwant %s", trial, policy, got, want)
 		}
 	}
 }

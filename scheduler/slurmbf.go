@@ -52,6 +52,10 @@ type SlurmBackfill struct {
 	nodes    nodePlan // partitions of whole nodes (slurmbf_nodes.go)
 	lastPass float64  // the tick of the last backfill pass
 	pending  bool     // a job was queued, started or ended since it
+	tests    []bfTest // the jobs the current pass tests
+	// exhaustive tests every job of the list, with no early end: the
+	// reference TestSlurmBackfillEarlyEnd compares against.
+	exhaustive bool
 }
 
 // slurmMain is the main scheduler's timing, shared by the partitions'
@@ -231,14 +235,52 @@ func (p *SlurmBackfill) backfill(v *View, ps *SlurmSched) {
 	}
 	pl.release(horizon, rest)
 	pl.end = horizon
-	reserved, tested := 0, 0
-	// Jobs larger than the most processors free anywhere in the window
-	// can neither start nor be reserved: the queue's bounds skip them (they
-	// do not count as tested). Reservations only lower the plan, so the
-	// bound holds for the whole pass.
+	reserved := 0
+	// The jobs this pass tests: the first bf_max_job_test in queue order
+	// that are not larger than the most processors free anywhere in the
+	// window. Jobs larger than that can neither start nor be reserved: the
+	// queue's bounds skip them (they do not count as tested). Reservations
+	// only lower the plan, so the bound holds for the whole pass.
 	most := pl.most()
-	for i := v.Next(0, most); i >= 0 && tested < ps.BfMaxJobTest; i = v.Next(i+1, most) {
-		tested++
+	tests := p.tests[:0]
+	for i := v.Next(0, most); i >= 0 && len(tests) < ps.BfMaxJobTest; i = v.Next(i+1, most) {
+		tests = append(tests, bfTest{pos: int32(i), procs: v.e.wq.procs[i]})
+	}
+	p.tests = tests
+	// A pass shows only in the jobs it starts (its reservations live in
+	// its own plan), and the plan only loses processors, so once no job
+	// left to test could start now by the plan, the rest of the pass is
+	// moot. last is the last test that still could (by its processors and
+	// its estimate's lower bound, rounded up to bf_resolution): it only
+	// moves back. After a take, only the steps the take lowered can rule it
+	// out.
+	last := len(tests) - 1
+	durLow := func(k int) float64 { return rnd.up(v.EstLow(int(tests[k].pos))) }
+	var taken bool // last must be checked again after a take
+	// take takes procs over [from, to) out of the plan and reports whether
+	// that may have ruled last out.
+	take := func(from, to float64, procs int) bool {
+		if last < 0 { // (an exhaustive pass goes on)
+			pl.take(from, to, procs)
+			return false
+		}
+		return pl.takeLow(from, to, procs, now+durLow(last)) < int(tests[last].procs)
+	}
+	for c := 0; c < len(tests); c++ {
+		if c == 0 || taken {
+			st := pl.stairs()
+			for ; last >= c; last-- {
+				procs := int(tests[last].procs)
+				if procs <= st.free[0] && st.fitsNow(procs, durLow(last)) {
+					break
+				}
+			}
+			taken = false
+		}
+		if last < c && !p.exhaustive {
+			break
+		}
+		i := int(tests[c].pos)
 		procs, est := bfJob(v, i)
 		dur := rnd.up(est)
 		var t float64
@@ -254,15 +296,21 @@ func (p *SlurmBackfill) backfill(v *View, ps *SlurmSched) {
 		switch {
 		case t == now && v.Fits(i):
 			v.Start(i)
-			pl.take(now, now+dur, procs)
+			taken = take(now, now+dur, procs)
 		case t >= horizon:
 			// Beyond the window: neither started nor reserved.
 		case ps.BfPartCountResv == 0 || reserved < ps.BfPartCountResv:
 			reserved++
 			v.Reserve(i, t)
-			pl.take(t, t+dur, procs)
+			taken = take(t, t+dur, procs)
 		}
 	}
+}
+
+// bfTest is one job a backfill pass tests: its queue position and its
+// processors.
+type bfTest struct {
+	pos, procs int32
 }
 
 // bfJob returns waiting job i's processors and estimate (View.Job's Procs
@@ -291,6 +339,39 @@ type bfPlan struct {
 	end       float64 // the window's end: takes stop there (+Inf: no window)
 	seen      [bfSeen]bfAnswer
 	nseen, rr int
+	stair     bfStairs // stairs' buffers
+}
+
+// bfStairs is a plan's running minimum from its first step: at least
+// free[k] processors stay free from at[0] until at[k+1] (the levels only
+// fall), which answers bfPlan.fitsNow with a few comparisons.
+type bfStairs struct {
+	at   []float64
+	free []int
+}
+
+// stairs returns the plan's running minimum (valid until the next take).
+func (pl *bfPlan) stairs() *bfStairs {
+	st := &pl.stair
+	st.at, st.free = append(st.at[:0], pl.at[0]), append(st.free[:0], pl.free[0])
+	low := pl.free[0]
+	for k, f := range pl.free[:len(pl.at)] {
+		if f < low {
+			low = f
+			st.at, st.free = append(st.at, pl.at[k]), append(st.free, f)
+		}
+	}
+	return st
+}
+
+// fitsNow is bfPlan.fitsNow on the plan st was taken from.
+func (st *bfStairs) fitsNow(procs int, dur float64) bool {
+	for k, f := range st.free {
+		if f < procs {
+			return st.at[k] >= st.at[0]+dur
+		}
+	}
+	return true
 }
 
 // bfAnswer is one earliest answer of the current pass.
@@ -393,18 +474,29 @@ func (pl *bfPlan) most() int {
 
 // take removes procs over [from, to).
 func (pl *bfPlan) take(from, to float64, procs int) {
+	pl.takeLow(from, to, procs, from)
+}
+
+// takeLow is take, and returns the fewest processors left free at a step
+// it lowered that starts before until (math.MaxInt if none).
+func (pl *bfPlan) takeLow(from, to float64, procs int, until float64) int {
 	to = max(min(to, pl.end), from) // nothing is planned past the window's end
 	k := pl.split(from)
 	at, free := pl.at, pl.free[:len(pl.at)]
+	low := math.MaxInt
 	for ; k < len(at) && at[k] < to; k++ {
 		free[k] -= procs
+		if at[k] < until {
+			low = min(low, free[k])
+		}
 	}
 	if k < len(at) && at[k] == to || to == from {
-		return
+		return low
 	}
 	// to falls inside step k-1: a new step at to keeps that step's level
 	// from before the take.
 	pl.insert(k, to, free[k-1]+procs)
+	return low
 }
 
 // split makes t a step boundary and returns its index.

@@ -117,7 +117,8 @@ func TestSlurmBackfillBatchDelay(t *testing.T) {
 // earliest starts its scan from the answers it gave earlier in the pass
 // (bfPlan.seen); that must never change an answer. Random plans of up to
 // 64 processors, each with 40 queries and a take after each: every answer
-// equals a scan of the whole plan.
+// equals a scan of the whole plan, and fitsNow, directly and by the plan's
+// stairs, says whether that answer is the first step.
 func TestBfPlanEarliestFromSeen(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 0))
 	var pl bfPlan
@@ -136,6 +137,9 @@ func TestBfPlanEarliestFromSeen(t *testing.T) {
 		for q := range 40 {
 			procs, dur := 1+rng.IntN(64), float64(1+rng.IntN(200))
 			want := pl.scan(procs, dur, pl.at[0])
+			if fits, stairs := pl.fitsNow(procs, dur), pl.stairs().fitsNow(procs, dur); fits != stairs || fits != (want == pl.at[0]) {
+				t.Fatalf("trial %d query %d: fitsNow(%d, %v) = %v, by the stairs %v, earliest %v (plan %v %v)", trial, q, procs, dur, fits, stairs, want, pl.at, pl.free)
+			}
 			got := pl.earliest(procs, dur)
 			if got != want {
 				t.Fatalf("trial %d query %d: earliest(%d, %v) = %v, want %v (plan %v %v)", trial, q, procs, dur, got, want, pl.at, pl.free)
@@ -167,5 +171,57 @@ func TestSlurmMainSchedulerClock(t *testing.T) {
 	got := simulate(t, Config{Procs: 8, Policy: "slurm-backfill", SlurmSched: &ps}, jobs...).starts()
 	if want := "1:3-12 2:5-55 3:8-58 4:12-62 5:13-63"; got != want {
 		t.Fatalf("%s, want %s", got, want)
+	}
+}
+
+// A backfill pass ends once no job left to test could start now by the
+// plan (SlurmBackfill.backfill's last); that must never change a start.
+// Random workloads on up to 64 processors under random SchedulerParameters
+// (reservations for every tested job, or a few; short windows; resolutions
+// of 1, 7 and 60 s; bf_interval not a multiple of the resolution, so that
+// passes fall between the plan's grid points), some with jobs running past
+// their estimates: every job starts as under the exhaustive pass.
+func TestSlurmBackfillEarlyEnd(t *testing.T) {
+	Policies["slurm-backfill-exhaustive"] = func() Policy { return &SlurmBackfill{exhaustive: true} }
+	defer delete(Policies, "slurm-backfill-exhaustive")
+	rng := rand.New(rand.NewPCG(11, 3))
+	for trial := range 60 {
+		procs := 4 + rng.IntN(61)
+		n := 100 + rng.IntN(300)
+		jobs := make([]workloads.Job, n)
+		submit := 0.0
+		for k := range jobs {
+			submit += float64(rng.IntN(40))
+			p := 1 + rng.IntN(procs)
+			if rng.IntN(3) > 0 {
+				p = 1 + rng.IntN(max(1, procs/8))
+			}
+			req := float64(30 + rng.IntN(3000))
+			run := float64(1 + rng.IntN(int(req)))
+			if rng.IntN(8) == 0 {
+				run = req + float64(rng.IntN(500)) // past its estimate
+			}
+			jobs[k] = j(int64(k+1), submit, run, int64(p), req)
+		}
+		ps := SlurmSched{
+			BfInterval:   []float64{10, 30, 45}[rng.IntN(3)],
+			BfMaxJobTest: 1 + rng.IntN(60),
+			BfWindow:     []float64{300, 2000, 86400}[rng.IntN(3)],
+			BfResolution: []float64{1, 7, 60}[rng.IntN(3)],
+			BatchDelay:   3,
+		}
+		if rng.IntN(3) == 0 {
+			ps.BfPartCountResv = 1 + rng.IntN(3)
+		}
+		cfg := Config{Procs: procs, Policy: "slurm-backfill", SlurmSched: &ps}
+		if rng.IntN(2) == 0 {
+			cfg.Overrun = OverrunExtend
+		}
+		got := simulate(t, cfg, jobs...).starts()
+		cfg.Policy = "slurm-backfill-exhaustive"
+		want := simulate(t, cfg, jobs...).starts()
+		if got != want {
+			t.Fatalf("trial %d (%d procs, %+v): starts differ from the exhaustive pass:\n got %s\nwant %s", trial, procs, ps, got, want)
+		}
 	}
 }

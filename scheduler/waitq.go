@@ -42,6 +42,12 @@ func (b *bounds) add(k int, procs int32, est float64) {
 
 func (b *bounds) reset() { b.procs, b.est, b.stale = b.procs[:0], b.est[:0], b.stale[:0] }
 
+// resize makes n ranges, none stale; their bounds are for the caller to set.
+func (b *bounds) resize(n int) {
+	b.reset()
+	b.procs, b.est, b.stale = append(b.procs, make([]int32, n)...), append(b.est, make([]float64, n)...), append(b.stale, make([]bool, n)...)
+}
+
 // rulesOut reports whether range k holds no entry with at most fp
 // processors and either at most xp processors or an estimate of at most
 // window.
@@ -251,12 +257,36 @@ func (w *waitQueue) compact() {
 	w.rebuild()
 }
 
+// rebuild recomputes every bound from the entries (the minima that add
+// would give, a group or block at a time).
 func (w *waitQueue) rebuild() {
-	w.group.reset()
-	w.block.reset()
-	for i, p := range w.procs {
-		w.group.add(i>>groupShift, p, w.est[i])
-		w.block.add(i>>blockShift, p, w.est[i])
+	n := len(w.procs)
+	ng := (n + 1<<groupShift - 1) >> groupShift
+	w.group.resize(ng)
+	for g := range ng {
+		lo, hi := g<<groupShift, min((g+1)<<groupShift, n)
+		mp, me := int32(math.MaxInt32), math.Inf(1)
+		for _, p := range w.procs[lo:hi] {
+			mp = min(mp, p)
+		}
+		for _, e := range w.est[lo:hi] {
+			me = min(me, e)
+		}
+		w.group.procs[g], w.group.est[g] = mp, me
+	}
+	const per = blockShift - groupShift
+	nb := (ng + 1<<per - 1) >> per
+	w.block.resize(nb)
+	for b := range nb {
+		lo, hi := b<<per, min((b+1)<<per, ng)
+		mp, me := int32(math.MaxInt32), math.Inf(1)
+		for _, p := range w.group.procs[lo:hi] {
+			mp = min(mp, p)
+		}
+		for _, e := range w.group.est[lo:hi] {
+			me = min(me, e)
+		}
+		w.block.procs[b], w.block.est[b] = mp, me
 	}
 }
 
