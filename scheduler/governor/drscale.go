@@ -1,9 +1,10 @@
-package scheduler
+package governor
 
 import (
 	"math"
 
 	"drsim/powercap"
+	"drsim/scheduler"
 )
 
 // DRScale is the demand-response governor with malleable jobs
@@ -80,7 +81,7 @@ type DRScale struct {
 // LevelStats reports the level problems solved so far.
 func (g *DRScale) LevelStats() LevelStats { return g.budget }
 
-var _ Governor = (*DRScale)(nil)
+var _ scheduler.Governor = (*DRScale)(nil)
 
 type origSize struct {
 	seq       int64
@@ -138,7 +139,7 @@ type scaleJob struct {
 
 	// what its options are computed from
 	lv               []powercap.Level
-	job              Job
+	job              scheduler.Job
 	o                origSize
 	rem, pause, idle float64
 
@@ -156,10 +157,10 @@ func (*DRScale) Name() string     { return "dr-scale" }
 func (*DRScale) PowerAware() bool { return true }
 
 // StartLevel is the top level outside DR events and level 0 inside.
-func (*DRScale) StartLevel(e *Engine, app int) int { return (&DR{}).StartLevel(e, app) }
+func (*DRScale) StartLevel(e *scheduler.Engine, app int) int { return (&DR{}).StartLevel(e, app) }
 
 // Adjust re-levels, resizes and if need be evicts the running jobs.
-func (g *DRScale) Adjust(c *Control) {
+func (g *DRScale) Adjust(c *scheduler.Control) {
 	if !c.InDR() {
 		if g.lowered {
 			g.restore(c)
@@ -193,15 +194,14 @@ func (g *DRScale) factor(app int, r float64) float64 {
 
 // info returns the requested size of running slot s (remembered from the
 // first time it was seen) and whether it is malleable.
-func (g *DRScale) info(c *Control, s int32) origSize {
+func (g *DRScale) info(c *scheduler.Control, s int32) origSize {
 	for int(s) >= len(g.orig) {
 		g.orig = append(g.orig, origSize{})
 	}
 	id, seq := c.JobKey(s)
 	o := g.orig[s]
 	if !o.ok || o.seq != seq {
-		j := &c.e.jobs[s]
-		o = origSize{seq: seq, n0: j.procs, malleable: g.Malleable != nil && g.Malleable(id) && j.fixed < 0, ok: true}
+		o = origSize{seq: seq, n0: c.JobProcs(s), malleable: g.Malleable != nil && g.Malleable(id) && !c.Fixed(s), ok: true}
 		g.orig[s] = o
 	}
 	return o
@@ -212,7 +212,7 @@ func (g *DRScale) info(c *Control, s int32) origSize {
 // first call after a DR event visits every running job; later ones only
 // the shrunk jobs still waiting to grow and the jobs started since (an
 // evicted job restarts at its shrunk size), in the same start order.
-func (g *DRScale) restore(c *Control) {
+func (g *DRScale) restore(c *scheduler.Control) {
 	checked := 0 // g.slots[:checked] are earlier pending jobs: check they still run
 	if !g.restoring {
 		g.slots = append(g.slots[:0], c.Running()...)
@@ -221,7 +221,7 @@ func (g *DRScale) restore(c *Control) {
 		checked = len(g.slots)
 		g.slots = c.StartedSince(g.seenSeq, g.slots)
 	}
-	g.seenSeq = c.e.startSeq
+	g.seenSeq = c.StartSeq()
 	pend := g.pend[:0]
 	for i, s := range g.slots {
 		if i < checked {
@@ -260,7 +260,7 @@ func (g *DRScale) restore(c *Control) {
 
 // collect reads the running jobs and finds every job's least-cost option;
 // the full option lists are built only when needed (build).
-func (g *DRScale) collect(c *Control) {
+func (g *DRScale) collect(c *scheduler.Control) {
 	g.jobs, g.opts, g.meta, g.built, g.empty = g.jobs[:0], g.opts[:0], g.meta[:0], false, false
 	idle := c.IdleW()
 	for _, s := range c.Running() {
@@ -275,7 +275,7 @@ func (g *DRScale) collect(c *Control) {
 
 // addJob appends running job j (slot s) to g.jobs with its least-cost
 // option.
-func (g *DRScale) addJob(s int32, j Job, o origSize, lv []powercap.Level, pause, idle float64) {
+func (g *DRScale) addJob(s int32, j scheduler.Job, o origSize, lv []powercap.Level, pause, idle float64) {
 	g.jobs = append(g.jobs, scaleJob{slot: s, n0: o.n0, cur: j.Procs, app: j.App, lv: lv, job: j, o: o,
 		rem: max(0, j.Estimate-j.Done), pause: pause, idle: idle})
 	if g.options(&g.jobs[len(g.jobs)-1], false) == 0 { // built in place: no copy of the large value
@@ -362,7 +362,7 @@ func (g *DRScale) best(sj *scaleJob, sc *sizeCache) {
 
 // sizesOf returns slot s's candidate sizes and factors t(n)/t(cur),
 // computed when the job or its size changed.
-func (g *DRScale) sizesOf(s int32, j Job, o origSize, lv []powercap.Level) *sizeCache {
+func (g *DRScale) sizesOf(s int32, j scheduler.Job, o origSize, lv []powercap.Level) *sizeCache {
 	if g.sc == nil {
 		g.sc = make([]sizeCache, sizeCacheLen)
 	}
@@ -449,7 +449,7 @@ func (g *DRScale) sizes(o origSize, cur int, fixed bool) []int {
 
 // assign solves the problem for g.jobs and applies it; false (changing
 // nothing) when no choice fits.
-func (g *DRScale) assign(c *Control) bool {
+func (g *DRScale) assign(c *scheduler.Control) bool {
 	choice, ok := g.solve(c.Limit() - c.IdlePower())
 	if !ok {
 		return false
@@ -509,7 +509,7 @@ func (g *DRScale) solve(capacity float64) (choice []int, ok bool) {
 
 // evict keeps the running jobs that maximise the energy already spent and
 // fit at their least power (over sizes and levels), and evicts the rest.
-func (g *DRScale) evict(c *Control) {
+func (g *DRScale) evict(c *scheduler.Control) {
 	g.build()
 	g.wts, g.vals = g.wts[:0], g.vals[:0]
 	idle := c.IdleW()

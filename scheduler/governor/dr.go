@@ -1,9 +1,10 @@
-package scheduler
+package governor
 
 import (
 	"math"
 
 	"drsim/powercap"
+	"drsim/scheduler"
 )
 
 // DR is the emergency demand-response governor (--dvfs dr). It is
@@ -97,7 +98,7 @@ func (s *LevelStats) note(m *powercap.MCKP, cost float64) {
 // LevelStats reports the level problems solved so far.
 func (g *DR) LevelStats() LevelStats { return g.budget }
 
-var _ Governor = (*DR)(nil)
+var _ scheduler.LimitLeveler = (*DR)(nil)
 
 // drJob is one running job as the optimiser sees it.
 type drJob struct {
@@ -124,17 +125,18 @@ func (j *drJob) weight() float64 { return float64(j.procs) * j.factor() }
 
 func (*DR) Name() string     { return "dr" }
 func (*DR) PowerAware() bool { return true }
+func (*DR) LimitLevels()     {}
 
 // StartLevel is the top level outside DR events and level 0 inside.
-func (*DR) StartLevel(e *Engine, app int) int {
-	if math.IsInf(e.meter.Limit, 1) {
-		return len(e.cfg.Apps[app].Levels) - 1
+func (*DR) StartLevel(e *scheduler.Engine, app int) int {
+	if math.IsInf(e.Limit(), 1) {
+		return len(e.Levels(app)) - 1
 	}
 	return 0
 }
 
 // Adjust re-levels (and if need be evicts) the running jobs; see DR.
-func (g *DR) Adjust(c *Control) {
+func (g *DR) Adjust(c *scheduler.Control) {
 	if !c.InDR() {
 		if g.lowered {
 			g.raise(c)
@@ -180,26 +182,26 @@ type drMemo struct {
 // Then quick's answer is the memo's: if it fitted, every job is still at
 // that level (only the governor moves levels) and there is nothing to do;
 // if not, the knapsack must be solved again (its costs did change).
-func (g *DR) unchanged(c *Control) bool {
+func (g *DR) unchanged(c *scheduler.Control) bool {
 	m := &g.memo
-	return !g.plain && m.valid && c.e.parts == nil && m.epoch == c.e.runs.epoch && m.limit == c.Limit() && m.idle == c.IdlePower()
+	return !g.plain && m.valid && !c.Partitioned() && m.epoch == c.RunEpoch() && m.limit == c.Limit() && m.idle == c.IdlePower()
 }
 
 // remember records the state after an Adjust whose quick answer was fit.
-func (g *DR) remember(c *Control, fit bool) {
-	g.memo = drMemo{epoch: c.e.runs.epoch, limit: c.Limit(), idle: c.IdlePower(), fit: fit, valid: g.steady}
+func (g *DR) remember(c *scheduler.Control, fit bool) {
+	g.memo = drMemo{epoch: c.RunEpoch(), limit: c.Limit(), idle: c.IdlePower(), fit: fit, valid: g.steady}
 }
 
 // running copies the running slots (in the engine's estimated-end order,
 // which is deterministic) so that SetLevel and Evict may reorder the
 // engine's list while the copy is walked.
-func (g *DR) running(c *Control) []int32 {
-	g.slots = c.e.runs.appendSlots(g.slots[:0])
+func (g *DR) running(c *scheduler.Control) []int32 {
+	g.slots = c.AppendRunning(g.slots[:0])
 	return g.slots
 }
 
 // raise moves every running job to its top level.
-func (g *DR) raise(c *Control) {
+func (g *DR) raise(c *scheduler.Control) {
 	for _, s := range g.running(c) {
 		j := c.Job(s)
 		g.setLevel(c, s, len(c.Levels(j.App))-1)
@@ -208,18 +210,18 @@ func (g *DR) raise(c *Control) {
 }
 
 // collect reads the running jobs into g.jobs.
-func (g *DR) collect(c *Control) {
+func (g *DR) collect(c *scheduler.Control) {
 	g.jobs = g.jobs[:0]
 	for _, s := range g.running(c) {
 		j := c.Job(s)
 		g.jobs = append(g.jobs, drJob{slot: s, procs: j.Procs, app: j.App, level: j.Level, fixed: j.Fixed,
-			rem: max(0, j.Estimate-j.Done), spent: j.Spent, pf: c.e.jobs[s].pf})
+			rem: max(0, j.Estimate-j.Done), spent: j.Spent, pf: c.PowerFactor(s)})
 	}
 }
 
 // assign solves the level problem for g.jobs under the current limit and
 // applies it; it reports false (changing nothing) when no choice fits.
-func (g *DR) assign(c *Control) bool {
+func (g *DR) assign(c *scheduler.Control) bool {
 	choice, ok := g.solve(c.Levels, c.Limit()-c.IdlePower())
 	if !ok {
 		return false
@@ -330,47 +332,48 @@ func (g *DR) levelFor(levels func(app int) []powercap.Level, app int, rem float6
 // quick is the common case of Adjust, without synchronising or copying
 // the running jobs: if every job at its own least-energy level fits the
 // limit, that is the optimum of the level problem, so apply it and report
-// true. It walks the engine's running list in place (it is in the same
-// package) and reads each run's row of g.seen, filled from the engine's
+// true. It walks the engine's running list in place (Control.Runs) and
+// reads each run's row of g.seen, filled from the engine's
 // job on first sight, instead of the job itself: a steady job's level and
 // power there never change. Other jobs' estimated remaining work is
 // computed as of now without synchronising them. It changes nothing when
 // it reports false.
-func (g *DR) quick(c *Control) bool {
-	e := c.e
+func (g *DR) quick(c *scheduler.Control) bool {
 	g.slots, g.choice = g.slots[:0], g.choice[:0]
 	w := 0.0
-	if len(g.bestP) < len(e.cfg.Apps) {
+	if len(g.bestP) < c.Apps() {
 		g.bestP = g.bestP[:0]
-		for app := range e.cfg.Apps {
-			g.bestP = append(g.bestP, e.cfg.Apps[app].Levels[g.levelFor(c.Levels, app, 1)].Power)
+		for app := range c.Apps() {
+			g.bestP = append(g.bestP, c.Levels(app)[g.levelFor(c.Levels, app, 1)].Power)
 		}
 	}
-	if n := len(e.jobs); len(g.seen) < n {
+	if n := c.Slots(); len(g.seen) < n {
 		g.seen = append(g.seen, make([]drSeen, n-len(g.seen))...)
 	}
 	g.steady = true
-	for _, b := range e.runs.blocks { // read only: SetLevel comes after
+	runs := c.Runs() // read only: SetLevel comes after
+	for bi := range runs.Blocks() {
+		b := runs.Block(bi)
 		for i := range b {
 			r := &b[i]
-			t := &g.seen[r.slot]
-			if t.seq != r.seq || t.procs != r.procs || g.plain {
-				g.see(e, t, r)
-			} else if e.cfg.Check {
-				g.checkSeen(e, t, r)
+			slot := r.Slot()
+			t := &g.seen[slot]
+			if t.seq != r.Seq() || t.procs != r.Procs() || g.plain {
+				g.see(c, t, r)
+			} else if c.Checking() {
+				g.checkSeen(c, t, r)
 			}
 			k := t.k
 			if t.steady {
 				w += t.w
 			} else {
 				g.steady = false // its remaining work may reach 0: its level depends on the time
-				j := &e.jobs[r.slot]
-				alpha := min(1, j.alpha+(e.now-j.last)/j.dur)
-				k = int32(g.levelFor(c.Levels, j.app, j.est-alpha*j.run))
-				w += float64(j.procs) * j.pf * e.cfg.Apps[j.app].Levels[k].Power
+				app := c.App(slot)
+				k = int32(g.levelFor(c.Levels, app, c.EstLeft(slot)))
+				w += float64(c.JobProcs(slot)) * c.PowerFactor(slot) * c.Levels(app)[k].Power
 			}
 			if k != t.lv {
-				g.slots = append(g.slots, r.slot)
+				g.slots = append(g.slots, slot)
 				g.choice = append(g.choice, int(k))
 			}
 		}
@@ -399,17 +402,18 @@ type drSeen struct {
 }
 
 // see fills t for running entry r from the engine's job.
-func (g *DR) see(e *Engine, t *drSeen, r *runEntry) {
-	j := &e.jobs[r.slot]
-	*t = drSeen{seq: r.seq, procs: r.procs, lv: int32(j.level), k: int32(j.level), steady: true}
-	switch {
-	case j.fixed >= 0:
-		t.w = float64(j.procs) * j.pf * e.cfg.Apps[j.app].Levels[j.level].Power
-	case j.est > j.run && j.run >= 0:
+func (g *DR) see(c *scheduler.Control, t *drSeen, r *scheduler.RunEntry) {
+	s := r.Slot()
+	app, lv := c.App(s), c.Level(s)
+	*t = drSeen{seq: r.Seq(), procs: r.Procs(), lv: int32(lv), k: int32(lv), steady: true}
+	switch est, run := c.Est(s), c.Work(s); {
+	case c.Fixed(s):
+		t.w = float64(c.JobProcs(s)) * c.PowerFactor(s) * c.Levels(app)[lv].Power
+	case est > run && run >= 0:
 		// 0 ≤ alpha ≤ 1, so est − alpha·run > 0: the least-energy level,
 		// as levelFor would say, without the division.
-		t.k = int32(g.best[j.app])
-		t.w = float64(j.procs) * j.pf * g.bestP[j.app]
+		t.k = int32(g.best[app])
+		t.w = float64(c.JobProcs(s)) * c.PowerFactor(s) * g.bestP[app]
 	default:
 		t.steady = false
 	}
@@ -417,40 +421,36 @@ func (g *DR) see(e *Engine, t *drSeen, r *runEntry) {
 
 // checkSeen (under Config.Check) verifies that t still describes running
 // entry r's job: the level it is at and, if steady, quick's power for it.
-func (g *DR) checkSeen(e *Engine, t *drSeen, r *runEntry) {
+func (g *DR) checkSeen(c *scheduler.Control, t *drSeen, r *scheduler.RunEntry) {
 	var u drSeen
-	g.see(e, &u, r)
+	g.see(c, &u, r)
 	if u.lv != t.lv || u.steady != t.steady || t.steady && (u.k != t.k || u.w != t.w) {
-		e.violate("dr: job %d: quick's record %+v, job now %+v", e.jobs[r.slot].id, *t, u)
+		id, _ := c.JobKey(r.Slot())
+		c.Violate("dr: job %d: quick's record %+v, job now %+v", id, *t, u)
 	}
 }
 
 // setLevel moves running slot s to level lv and keeps quick's record of
 // its level.
-func (g *DR) setLevel(c *Control, s int32, lv int) {
+func (g *DR) setLevel(c *scheduler.Control, s int32, lv int) {
 	c.SetLevel(s, lv)
 	if int(s) < len(g.seen) {
-		j := &c.e.jobs[s]
-		if t := &g.seen[s]; t.seq == j.startSeq {
-			t.lv = int32(j.level)
+		if t := &g.seen[s]; t.seq == c.RunSeq(s) {
+			t.lv = int32(c.Level(s))
 		}
 	}
 }
 
 // evict keeps the running jobs that maximise the energy already spent and
 // fit at their lowest power, and evicts the rest.
-func (g *DR) evict(c *Control) {
+func (g *DR) evict(c *scheduler.Control) {
 	g.wts, g.vals = g.wts[:0], g.vals[:0]
 	idle := c.IdleW()
 	for _, j := range g.jobs {
-		w := float64(j.procs)*(j.factor()*lowestPower(c.Levels(j.app), j)-idle) + c.e.jobs[j.slot].gpuW // gpuW: partition.go
-		if c.e.nl != nil {
-			w = c.e.evictWeight(j.slot, w) // nodeload.go: static power
-		}
-		g.wts = append(g.wts, w)
+		g.wts = append(g.wts, c.EvictWeight(j.slot, float64(j.procs)*(j.factor()*lowestPower(c.Levels(j.app), j)-idle)))
 		g.vals = append(g.vals, j.spent)
 	}
-	keep, _ := g.knap.Solve(g.wts, g.vals, c.Limit()-c.e.allIdleW(idle)) // partition.go
+	keep, _ := g.knap.Solve(g.wts, g.vals, c.Limit()-c.AllIdleW(idle))
 	for i, j := range g.jobs {
 		if !keep[i] {
 			c.Evict(j.slot)
