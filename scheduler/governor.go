@@ -208,6 +208,30 @@ func (v RunView) Block(i int) []RunEntry { return v.blocks[i] }
 // included): equal epochs, the same entries.
 func (c *Control) RunEpoch() uint64 { return c.e.runs.epoch }
 
+// RunChanges returns the running list's changes since the previous call,
+// in order (a re-timed run is removed and inserted again), and ok=false
+// when they are not all known: on the first call, which starts the
+// record, after more than a few thousand changes between calls, and on a
+// machine with partitions (never recorded). Then the caller must read the
+// whole list (Runs). The slice is valid until the list next changes.
+func (c *Control) RunChanges() (ch []RunChange, ok bool) {
+	l := &c.e.runs
+	if c.e.parts != nil {
+		return nil, false
+	}
+	if l.log == nil {
+		l.log = &runLog{}
+		return nil, false
+	}
+	ch, ok = l.log.ch, !l.log.lost
+	l.log.ch, l.log.lost = l.log.ch[:0], false
+	return ch, ok
+}
+
+// EstEnd returns running slot s's estimated end, the running list's
+// order with its start sequence number (RunSeq).
+func (c *Control) EstEnd(s int32) float64 { return c.e.jobs[s].estEnd }
+
 // AppendRunning appends the running slots to dst in the running list's
 // (estimated-end) order, a copy that may be walked while SetLevel and
 // Evict change the list.

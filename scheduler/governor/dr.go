@@ -2,6 +2,7 @@ package governor
 
 import (
 	"math"
+	"slices"
 
 	"drsim/powercap"
 	"drsim/scheduler"
@@ -66,8 +67,10 @@ type DR struct {
 	steady  bool      // quick's last answer does not depend on the time
 	memo    drMemo
 	seen    []drSeen // per engine slot: what quick knows of the run in it
+	inc     drInc    // quick's running sums, kept up to date from the list's changes
 	plain   bool     // tests: no memo, no per-run records, no hint (the caches' reference)
 	skips   int      // Adjusts that the memo answered without a scan (tests)
+	follows int      // quick answers that follow found without a scan (tests)
 
 	// Counters, for tests and reports: level problems solved in full (the
 	// quick path excluded) and those that needed evictions.
@@ -202,6 +205,7 @@ func (g *DR) running(c *scheduler.Control) []int32 {
 
 // raise moves every running job to its top level.
 func (g *DR) raise(c *scheduler.Control) {
+	g.inc.atK = false
 	for _, s := range g.running(c) {
 		j := c.Job(s)
 		g.setLevel(c, s, len(c.Levels(j.App))-1)
@@ -222,6 +226,7 @@ func (g *DR) collect(c *scheduler.Control) {
 // assign solves the level problem for g.jobs under the current limit and
 // applies it; it reports false (changing nothing) when no choice fits.
 func (g *DR) assign(c *scheduler.Control) bool {
+	g.inc.atK = false
 	choice, ok := g.solve(c.Levels, c.Limit()-c.IdlePower())
 	if !ok {
 		return false
@@ -332,15 +337,16 @@ func (g *DR) levelFor(levels func(app int) []powercap.Level, app int, rem float6
 // quick is the common case of Adjust, without synchronising or copying
 // the running jobs: if every job at its own least-energy level fits the
 // limit, that is the optimum of the level problem, so apply it and report
-// true. It walks the engine's running list in place (Control.Runs) and
-// reads each run's row of g.seen, filled from the engine's
-// job on first sight, instead of the job itself: a steady job's level and
-// power there never change. Other jobs' estimated remaining work is
-// computed as of now without synchronising them. It changes nothing when
-// it reports false.
+// true. It changes nothing when it reports false.
+//
+// It reads each run's row of g.seen, filled from the engine's job on first
+// sight, instead of the job itself: a steady job's level and power there
+// never change. Other jobs' estimated remaining work is computed as of now
+// without synchronising them. Usually it does not walk the running list
+// either: it follows the list's changes since the last call
+// (Control.RunChanges) in running sums (follow); it walks the whole list
+// in place (scan) when it cannot.
 func (g *DR) quick(c *scheduler.Control) bool {
-	g.slots, g.choice = g.slots[:0], g.choice[:0]
-	w := 0.0
 	if len(g.bestP) < c.Apps() {
 		g.bestP = g.bestP[:0]
 		for app := range c.Apps() {
@@ -350,8 +356,41 @@ func (g *DR) quick(c *scheduler.Control) bool {
 	if n := c.Slots(); len(g.seen) < n {
 		g.seen = append(g.seen, make([]drSeen, n-len(g.seen))...)
 	}
+	capacity := c.Limit() - c.IdlePower()
+	fit, known := false, false
+	if !g.plain {
+		ch, ok := c.RunChanges()
+		if fit, known = g.follow(c, ch, ok, capacity); known && c.Checking() {
+			g.checkFollow(c, fit, capacity)
+		}
+	}
+	if !known {
+		fit = !(g.scan(c) > capacity)
+	}
+	if !fit {
+		g.inc.atK = false
+		return false
+	}
+	for i, s := range g.slots {
+		g.setLevel(c, s, g.choice[i])
+	}
+	g.inc.atK, g.inc.fresh = true, g.inc.fresh[:0]
+	return true
+}
+
+// scan walks the running list in place: it fills g.slots and g.choice with
+// the jobs not at their least-energy level, in the list's order, sets
+// g.steady, rebuilds quick's running sums (g.inc) and returns the total
+// power of every job at its least-energy level, summed in the list's order.
+func (g *DR) scan(c *scheduler.Control) float64 {
+	g.slots, g.choice = g.slots[:0], g.choice[:0]
+	w := 0.0
+	in := &g.inc
+	in.mark++
+	in.sum, in.abs, in.uns, in.fresh = 0, 0, in.uns[:0], in.fresh[:0]
 	g.steady = true
 	runs := c.Runs() // read only: SetLevel comes after
+	n := 0
 	for bi := range runs.Blocks() {
 		b := runs.Block(bi)
 		for i := range b {
@@ -359,15 +398,21 @@ func (g *DR) quick(c *scheduler.Control) bool {
 			slot := r.Slot()
 			t := &g.seen[slot]
 			if t.seq != r.Seq() || t.procs != r.Procs() || g.plain {
-				g.see(c, t, r)
+				g.see(c, t, slot, r.Seq(), r.Procs())
 			} else if c.Checking() {
-				g.checkSeen(c, t, r)
+				g.checkSeen(c, t, slot, r.Seq(), r.Procs())
 			}
+			t.mark = in.mark
+			n++
 			k := t.k
 			if t.steady {
 				w += t.w
+				in.sum += t.w
+				in.abs += math.Abs(t.w)
 			} else {
 				g.steady = false // its remaining work may reach 0: its level depends on the time
+				t.ui = int32(len(in.uns))
+				in.uns = append(in.uns, slot)
 				app := c.App(slot)
 				k = int32(g.levelFor(c.Levels, app, c.EstLeft(slot)))
 				w += float64(c.JobProcs(slot)) * c.PowerFactor(slot) * c.Levels(app)[k].Power
@@ -378,13 +423,162 @@ func (g *DR) quick(c *scheduler.Control) bool {
 			}
 		}
 	}
-	if w > c.Limit()-c.IdlePower() {
+	in.n = n
+	in.err = float64(n+1) * 0x1p-52 * in.abs
+	in.valid = !g.plain && !c.Partitioned()
+	return w
+}
+
+// drInc is what quick keeps between calls so as not to walk the running
+// list: the sum of the steady runs' powers (in the order of the changes
+// that brought them, so it differs from scan's sum in the last bits; err
+// bounds the difference to the exact sum), the non-steady runs, and the
+// runs inserted since the last answer that fitted.
+type drInc struct {
+	valid    bool    // the sums describe the list as of the last changes read
+	atK      bool    // every steady run but fresh ones is at its least-energy level
+	mark     uint32  // drSeen.mark of the runs in the list
+	n        int     // runs in the list
+	sum, abs float64 // Σ w and Σ |w| over the steady runs
+	err      float64 // bound on |sum − exact Σ w|
+	uns      []int32 // the non-steady runs' slots (drSeen.ui: index here)
+	fresh    []int32 // slots inserted since quick last fitted
+}
+
+// follow brings g.inc up to date with the list's changes ch (ok: all of
+// them) and, if it can, decides quick's question from the sums: known
+// reports that it did, fit the answer, and then g.slots and g.choice hold
+// the jobs to move, in the list's order, as scan would fill them.
+//
+// The decision is scan's exactly: scan's sum of n terms is within
+// (n+1)·2⁻⁵²·Σ|w| of the exact sum, and the running sum within err of it,
+// so when the running sum is farther than both from the capacity, scan's
+// sum is on the same side. Closer than that, follow reports unknown.
+func (g *DR) follow(c *scheduler.Control, ch []scheduler.RunChange, ok bool, capacity float64) (fit, known bool) {
+	in := &g.inc
+	if !ok || !in.valid || !in.atK {
+		in.valid = false
+		return false, false
+	}
+	for i := 0; i < len(ch); i++ {
+		x := &ch[i]
+		if i+1 < len(ch) && !x.Insert && ch[i+1].Insert && ch[i+1].Slot == x.Slot && ch[i+1].Seq == x.Seq && ch[i+1].Procs == x.Procs {
+			i++ // re-timed in place: the same run
+			continue
+		}
+		if !g.change(c, x) {
+			in.valid = false
+			return false, false
+		}
+	}
+	if in.err > 1e-9*in.abs || in.n > 0 && !(in.abs <= math.MaxFloat64) {
+		in.valid = false // resynchronise (scan)
+		return false, false
+	}
+	g.slots, g.choice = g.slots[:0], g.choice[:0]
+	w, abs, err := in.sum, in.abs, in.err
+	for _, s := range in.uns {
+		t := &g.seen[s]
+		app := c.App(s)
+		k := int32(g.levelFor(c.Levels, app, c.EstLeft(s)))
+		x := float64(c.JobProcs(s)) * c.PowerFactor(s) * c.Levels(app)[k].Power
+		w += x
+		abs += math.Abs(x)
+		err += 0x1p-52 * math.Abs(w)
+		if k != t.lv {
+			g.slots = append(g.slots, s)
+			g.choice = append(g.choice, int(k))
+		}
+	}
+	for _, s := range in.fresh {
+		if t := &g.seen[s]; t.mark == in.mark && t.steady && t.k != t.lv && !slices.Contains(g.slots, s) {
+			g.slots = append(g.slots, s)
+			g.choice = append(g.choice, int(t.k))
+		}
+	}
+	g.steady = len(in.uns) == 0
+	d := err + float64(in.n+1)*0x1p-52*(abs+err)*(1+0x1p-40)
+	switch {
+	case !(w-d > capacity) && !(w+d <= capacity):
+		return false, false // too close to call (or not finite): scan decides
+	case w-d > capacity:
+		g.follows++
+		return false, true
+	}
+	g.sortPending(c)
+	g.follows++
+	return true, true
+}
+
+// change applies one change of the running list to g.inc; false when it
+// does not match what g.inc knows (then quick scans).
+func (g *DR) change(c *scheduler.Control, x *scheduler.RunChange) bool {
+	in := &g.inc
+	if int(x.Slot) >= len(g.seen) {
 		return false
 	}
-	for i, s := range g.slots {
-		g.setLevel(c, s, g.choice[i])
+	t := &g.seen[x.Slot]
+	if !x.Insert {
+		if t.mark != in.mark || t.seq != x.Seq || t.procs != x.Procs {
+			return false
+		}
+		t.mark = in.mark - 1
+		in.n--
+		if t.steady {
+			in.sum -= t.w
+			in.abs -= math.Abs(t.w)
+			in.err += 0x1p-52 * (math.Abs(in.sum) + in.abs)
+		} else {
+			last := in.uns[len(in.uns)-1]
+			in.uns[t.ui] = last
+			g.seen[last].ui = t.ui
+			in.uns = in.uns[:len(in.uns)-1]
+		}
+		return true
 	}
+	if t.mark == in.mark {
+		return false
+	}
+	if t.seq != x.Seq || t.procs != x.Procs {
+		g.see(c, t, x.Slot, x.Seq, x.Procs)
+	}
+	t.mark = in.mark
+	in.n++
+	if t.steady {
+		in.sum += t.w
+		in.abs += math.Abs(t.w)
+		in.err += 0x1p-52 * (math.Abs(in.sum) + in.abs)
+	} else {
+		t.ui = int32(len(in.uns))
+		in.uns = append(in.uns, x.Slot)
+	}
+	in.fresh = append(in.fresh, x.Slot)
 	return true
+}
+
+// sortPending orders g.slots (and g.choice with them) as the running list
+// orders its entries: by estimated end, then start sequence number. They
+// are few.
+func (g *DR) sortPending(c *scheduler.Control) {
+	less := func(a, b int32) bool {
+		ea, eb := c.EstEnd(a), c.EstEnd(b)
+		return ea < eb || ea == eb && c.RunSeq(a) < c.RunSeq(b)
+	}
+	for i := 1; i < len(g.slots); i++ {
+		for j := i; j > 0 && less(g.slots[j], g.slots[j-1]); j-- {
+			g.slots[j], g.slots[j-1] = g.slots[j-1], g.slots[j]
+			g.choice[j], g.choice[j-1] = g.choice[j-1], g.choice[j]
+		}
+	}
+}
+
+// checkFollow (under Config.Check) compares follow's answer with scan's.
+func (g *DR) checkFollow(c *scheduler.Control, fit bool, capacity float64) {
+	slots, choice, steady := slices.Clone(g.slots), slices.Clone(g.choice), g.steady
+	if sfit := !(g.scan(c) > capacity); sfit != fit || steady != g.steady || fit && (!slices.Equal(slots, g.slots) || !slices.Equal(choice, g.choice)) {
+		c.Violate("dr: quick from the list's changes: fit %v %v %v steady %v, from the list: fit %v %v %v steady %v",
+			fit, slots, choice, steady, sfit, g.slots, g.choice, g.steady)
+	}
 }
 
 // drSeen is what quick knows of one run (a start of a job in a slot): the
@@ -399,13 +593,15 @@ type drSeen struct {
 	k, lv  int32
 	procs  int32
 	steady bool
+	mark   uint32 // drInc.mark while the run is in the list
+	ui     int32  // its index in drInc.uns when not steady
 }
 
-// see fills t for running entry r from the engine's job.
-func (g *DR) see(c *scheduler.Control, t *drSeen, r *scheduler.RunEntry) {
-	s := r.Slot()
+// see fills t for the run of slot s with start sequence number seq and
+// procs processors, from the engine's job.
+func (g *DR) see(c *scheduler.Control, t *drSeen, s int32, seq uint64, procs int32) {
 	app, lv := c.App(s), c.Level(s)
-	*t = drSeen{seq: r.Seq(), procs: r.Procs(), lv: int32(lv), k: int32(lv), steady: true}
+	*t = drSeen{seq: seq, procs: procs, lv: int32(lv), k: int32(lv), steady: true, mark: t.mark, ui: t.ui}
 	switch est, run := c.Est(s), c.Work(s); {
 	case c.Fixed(s):
 		t.w = float64(c.JobProcs(s)) * c.PowerFactor(s) * c.Levels(app)[lv].Power
@@ -419,13 +615,13 @@ func (g *DR) see(c *scheduler.Control, t *drSeen, r *scheduler.RunEntry) {
 	}
 }
 
-// checkSeen (under Config.Check) verifies that t still describes running
-// entry r's job: the level it is at and, if steady, quick's power for it.
-func (g *DR) checkSeen(c *scheduler.Control, t *drSeen, r *scheduler.RunEntry) {
+// checkSeen (under Config.Check) verifies that t still describes the run:
+// the level it is at and, if steady, quick's power for it.
+func (g *DR) checkSeen(c *scheduler.Control, t *drSeen, s int32, seq uint64, procs int32) {
 	var u drSeen
-	g.see(c, &u, r)
+	g.see(c, &u, s, seq, procs)
 	if u.lv != t.lv || u.steady != t.steady || t.steady && (u.k != t.k || u.w != t.w) {
-		id, _ := c.JobKey(r.Slot())
+		id, _ := c.JobKey(s)
 		c.Violate("dr: job %d: quick's record %+v, job now %+v", id, *t, u)
 	}
 }
@@ -444,6 +640,7 @@ func (g *DR) setLevel(c *scheduler.Control, s int32, lv int) {
 // evict keeps the running jobs that maximise the energy already spent and
 // fit at their lowest power, and evicts the rest.
 func (g *DR) evict(c *scheduler.Control) {
+	g.inc.atK = false
 	g.wts, g.vals = g.wts[:0], g.vals[:0]
 	idle := c.IdleW()
 	for _, j := range g.jobs {

@@ -354,14 +354,16 @@ func TestDRNeverExceedsLimit(t *testing.T) {
 }
 
 // The governor's caches (the memo of quick's answer, the per-run records
-// quick reads, the previous levels as the knapsack's starting incumbent)
-// change nothing: on random instances with limits coming and going and
-// jobs running past their estimates (whose level depends on the time),
-// every job's record equals the one without them, under every policy; and
-// the memo did answer some Adjusts.
+// quick reads, its running sums kept from the list's changes, the previous
+// levels as the knapsack's starting incumbent) change nothing: on random
+// instances with limits coming and going and jobs running past their
+// estimates (whose level depends on the time), every job's record equals
+// the one without them, under every policy; the memo did answer some
+// Adjusts and quick some from the list's changes (each checked against a
+// walk of the list, as Config.Check does).
 func TestDRCachesChangeNothing(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 0))
-	skips := 0
+	skips, follows := 0, 0
 	for it := range 20 {
 		procs := 16 + rng.IntN(48)
 		tabs := randTables(rng, 3, 2+rng.IntN(6))
@@ -403,6 +405,7 @@ func TestDRCachesChangeNothing(t *testing.T) {
 				recs[k] = rec.byID
 				if k == 0 {
 					skips += g.skips
+					follows += g.follows
 				}
 			}
 			if len(recs[0]) != len(jobs) || !reflect.DeepEqual(recs[0], recs[1]) {
@@ -418,7 +421,10 @@ func TestDRCachesChangeNothing(t *testing.T) {
 	if skips == 0 {
 		t.Error("the memo never answered an Adjust: the instances do not exercise it")
 	}
-	t.Logf("%d Adjusts answered by the memo", skips)
+	if follows == 0 {
+		t.Error("quick never followed the list's changes: the instances do not exercise it")
+	}
+	t.Logf("%d Adjusts answered by the memo, %d quick answers from the list's changes", skips, follows)
 }
 
 // In steady state the optimiser does not allocate.
