@@ -2,6 +2,7 @@ package governor
 
 import (
 	"math"
+	"slices"
 
 	"drsim/powercap"
 	"drsim/scheduler"
@@ -72,6 +73,7 @@ type DRScale struct {
 	seenSeq   uint64 // start sequence number at the last restore
 	pend      []int32
 	pendSeq   []int64 // job seq of each pend entry
+	run       runOrder
 
 	// Counters for tests and reports.
 	Solves, Infeasible, Shrinks, Grows int
@@ -263,7 +265,7 @@ func (g *DRScale) restore(c *scheduler.Control) {
 func (g *DRScale) collect(c *scheduler.Control) {
 	g.jobs, g.opts, g.meta, g.built, g.empty = g.jobs[:0], g.opts[:0], g.meta[:0], false, false
 	idle := c.IdleW()
-	for _, s := range c.Running() {
+	for _, s := range g.run.slots(c) {
 		j := c.Job(s)
 		pause := g.ResizeCost
 		if c.Started(s) == c.Now() {
@@ -528,4 +530,90 @@ func (g *DRScale) evict(c *scheduler.Control) {
 			c.Evict(j.slot)
 		}
 	}
+}
+
+// runOrder keeps the running slots in start order from the running list's
+// changes (Control.RunChanges), so that collect does not sort them at
+// every call: a new run has the largest start sequence number so far and
+// goes last; a removed one leaves; a run removed and inserted again at
+// once (re-timed or resized) stays where it is. Anything else, or changes
+// not all known, and it reads Control.Running again.
+type runOrder struct {
+	ok   bool
+	ord  []int32  // slots in start order
+	seq  []uint64 // their start sequence numbers (0: removed, until compacted)
+	last uint64   // the largest start sequence number in ord
+	at   []int32  // per slot: the index in ord of the run in it
+}
+
+// slots returns the running slots in start order (Control.Running's
+// order); the slice is owned by o.
+func (o *runOrder) slots(c *scheduler.Control) []int32 {
+	ch, ok := c.RunChanges()
+	if ok && o.ok {
+		if ok = o.follow(ch); ok && c.Checking() && !slices.Equal(o.ord, c.Running()) {
+			c.Violate("dr-scale: running jobs in start order %v from the list's changes, %v from the list", o.ord, c.Running())
+		}
+	}
+	if !ok || !o.ok {
+		o.ord = append(o.ord[:0], c.Running()...)
+		o.seq, o.last = o.seq[:0], 0
+		for i, s := range o.ord {
+			q := c.RunSeq(s)
+			o.seq = append(o.seq, q)
+			o.last = max(o.last, q)
+			o.place(s, i)
+		}
+		o.ok = !c.Partitioned()
+	}
+	return o.ord
+}
+
+// place records that slot s's run is at index i of ord.
+func (o *runOrder) place(s int32, i int) {
+	for int(s) >= len(o.at) {
+		o.at = append(o.at, -1)
+	}
+	o.at[s] = int32(i)
+}
+
+// follow applies the changes ch to o.ord; false when it cannot.
+func (o *runOrder) follow(ch []scheduler.RunChange) bool {
+	removed := false
+	for i := 0; i < len(ch); i++ {
+		x := &ch[i]
+		if i+1 < len(ch) && !x.Insert && ch[i+1].Insert && ch[i+1].Slot == x.Slot && ch[i+1].Seq == x.Seq {
+			i++ // re-timed or resized in place
+			continue
+		}
+		if x.Insert {
+			if x.Seq <= o.last {
+				return false
+			}
+			o.place(x.Slot, len(o.ord))
+			o.ord, o.seq, o.last = append(o.ord, x.Slot), append(o.seq, x.Seq), x.Seq
+			continue
+		}
+		if int(x.Slot) >= len(o.at) {
+			return false
+		}
+		k := o.at[x.Slot]
+		if k < 0 || int(k) >= len(o.ord) || o.ord[k] != x.Slot || o.seq[k] != x.Seq {
+			return false
+		}
+		o.seq[k], o.at[x.Slot], removed = 0, -1, true
+	}
+	if removed {
+		k := 0
+		for i, s := range o.ord {
+			if o.seq[i] == 0 {
+				continue
+			}
+			o.ord[k], o.seq[k] = s, o.seq[i]
+			o.at[s] = int32(k)
+			k++
+		}
+		o.ord, o.seq = o.ord[:k], o.seq[:k]
+	}
+	return true
 }
