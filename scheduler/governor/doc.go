@@ -7,7 +7,10 @@
 //
 // A governor implements scheduler.Governor and reads and changes the
 // engine only through scheduler.Control, whose accessors read fields in
-// place (no copy, no allocation; RunView walks the running list's blocks).
+// place (no copy, no allocation; RunView walks the running list's blocks,
+// RunChanges returns its inserts and removes since the last call, which
+// dr's quick path and DR-Scale's start order follow instead of re-reading
+// the list).
 // Governors whose start level depends only on the limit in force also
 // implement scheduler.LimitLeveler.
 //
