@@ -1,9 +1,6 @@
 package powercap
 
-import (
-	"math"
-	"slices"
-)
+import "math"
 
 // lpBound evaluates the LP relaxation of the classes not yet added, over
 // their undominated options, or in the heavy-first search over their
@@ -64,9 +61,7 @@ func (b *lpBound) build(s *MCKP, classes [][]Option, sel, start []int32) {
 			b.absG += g
 		}
 	}
-	slices.SortFunc(b.incs, func(x, y lpInc) int { // (eff, class) is unique
-		return descending(x.eff, y.eff, x.class, y.class)
-	})
+	sortLpInc(b.incs) // slices.SortFunc(b.incs, lpCmp); (eff, class) is unique
 	n := len(b.incs)
 	b.tree = mckpResize(b.tree, n+1)
 	b.total = b.baseC

@@ -1,9 +1,6 @@
 package powercap
 
-import (
-	"math"
-	"slices"
-)
+import "math"
 
 // incumbent sets s.best to the cost of a feasible solution: the LP solution
 // rounded down (on each class's hull, the increments more efficient than λ
@@ -169,9 +166,7 @@ func (s *MCKP) order(classes [][]Option) {
 			s.ord = append(s.ord, int32(j))
 		}
 	}
-	slices.SortFunc(s.ord[n:], func(a, b int32) int {
-		return descending(s.key[a], s.key[b], a, b)
-	})
+	sortByKey(s.ord[n:], s.key)
 }
 
 // suffixes fills the suffix sums over processing positions that the search
@@ -215,7 +210,5 @@ func (s *MCKP) heavyFirst(classes [][]Option) {
 			s.key[j] = math.NaN()
 		}
 	}
-	slices.SortFunc(s.ord, func(a, b int32) int {
-		return descending(s.span[a], s.span[b], a, b)
-	})
+	sortByKey(s.ord, s.span)
 }

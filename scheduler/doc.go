@@ -30,11 +30,10 @@
 //   - view.go: what policies see; policy.go: the Policies and Orders
 //     registries; fcfs.go, easy.go, conservative.go (+ profile.go, its
 //     availability profile).
-//   - governor.go: Governor, Control, performance and powersave, the
-//     Governors registry; dr.go: the exact DR governor (multiple-choice
-//     knapsack over levels, 0-1 knapsack eviction); uniform.go: the
-//     hardware-style uniform cap; malleable.go, malleable_gov.go: resizing
-//     running jobs and the DR-Scale governor.
+//   - governor.go: Governor, Control (with the read-only accessors the
+//     governors of scheduler/governor use), performance and powersave;
+//     malleable.go: resizing running jobs. The DR, uniform and DR-Scale
+//     governors and the governor registries are in scheduler/governor.
 //   - network.go: the Network hook (communication time that depends on
 //     placement and contention); nodepower.go: node power states (suspend
 //     and resume, like Slurm's power saving); nodeload.go: load-proportional
@@ -44,8 +43,8 @@
 //     shared-core partitions (cores and GPUs per node, EASY's GPU head);
 //     gpu.go: per-device GPU power; check.go: the --check state.
 //
-// Sub-packages: sim runs one experiment from a Spec (and compare), sweep
-// runs many (resumable, shardable, byte-identical merges).
+// Sub-packages: governor holds the demand-response governors, sim runs
+// one experiment from a Spec (and compare), sweep runs many (resumable, shardable, byte-identical merges).
 //
 // The package is pure: no I/O beyond the Recorder and PowerObserver it is
 // given, no clock, no global randomness.

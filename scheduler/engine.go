@@ -347,7 +347,7 @@ func New(cfg Config) (*Engine, error) {
 		e.govKind = govTop
 	case Powersave, *Powersave:
 		e.govKind = govBottom
-	case *DR, *Uniform: // start levels that depend only on the limit in force
+	case LimitLeveler: // start levels that depend only on the limit in force (dr, uniform)
 		e.estByLimit = true
 	}
 	e.hasPower = len(cfg.Apps) > 0

@@ -12,3 +12,16 @@ func (r *RefProfile) Reserve(from, to float64, procs int, w float64) {
 	r.p.reserve(from, to, procs, w)
 }
 func (r *RefProfile) Advance(now float64) { r.p.advance(now) }
+
+// NewDR builds the dr governor (scheduler/governor) for this package's
+// engine tests that run under it: they cannot import package governor,
+// which imports scheduler, so governor_hook_test.go, in the external test
+// package of the same test binary, sets it before any test runs.
+var NewDR func() Governor
+
+func newDR() Governor {
+	if NewDR == nil {
+		panic("scheduler tests: NewDR unset (governor_hook_test.go)")
+	}
+	return NewDR()
+}

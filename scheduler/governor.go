@@ -108,6 +108,9 @@ func (c *Control) Job(s int32) Job {
 // Levels returns the level table of application app.
 func (c *Control) Levels(app int) []powercap.Level { return c.e.cfg.Apps[app].Levels }
 
+// Apps returns the number of applications (level tables).
+func (c *Control) Apps() int { return len(c.e.cfg.Apps) }
+
 // IdleW returns the draw of one idle processor.
 func (c *Control) IdleW() float64 { return c.e.cfg.IdleW }
 
@@ -130,17 +133,18 @@ func (c *Control) Evict(s int32) {
 // GovernorConfig configures a governor. Its zero value works.
 type GovernorConfig struct {
 	Seed uint64
+
+	// For dr in a power-cap mode with malleable jobs (DR-Scale): which
+	// jobs may change size (nil: none, and dr is the plain DR governor),
+	// the runtime factor F(r) of app at r times its requested size (nil:
+	// perfect scaling) and the reconfiguration pause (s).
+	Malleable  func(id int64) bool
+	Factor     func(app int, r float64) float64
+	ResizeCost float64
 }
 
-// Governors is the table of contents of frequency/cap governors (the
-// --dvfs and --powercap choices): a new one is one file plus one line here.
-var Governors = GovernorRegistry{
-	"performance": func(GovernorConfig) Governor { return Performance{} },
-	"powersave":   func(GovernorConfig) Governor { return Powersave{} },
-	"dr":          func(GovernorConfig) Governor { return &DR{} },
-}
-
-// GovernorRegistry maps names to constructors.
+// GovernorRegistry maps names to constructors. The tables of contents are
+// in scheduler/governor (governor.DVFS, governor.Caps).
 type GovernorRegistry map[string]func(GovernorConfig) Governor
 
 // New builds the named governor.
@@ -151,3 +155,155 @@ func (r GovernorRegistry) New(name string, cfg GovernorConfig) (Governor, error)
 	}
 	return mk(cfg), nil
 }
+
+// A LimitLeveler is a governor whose start level depends only on the
+// application and the limit in force (dr, uniform): the engine then keeps
+// the wait queue's estimates exact for that limit (refreshLimitEst).
+type LimitLeveler interface {
+	Governor
+	LimitLevels()
+}
+
+// What governors outside this package read of the engine. Every accessor
+// reads a field in place: none allocates, synchronises a job or changes
+// anything.
+
+// Limit returns the power limit in force (W; +Inf outside DR events).
+func (e *Engine) Limit() float64 { return e.meter.Limit }
+
+// Levels returns the level table of application app.
+func (e *Engine) Levels(app int) []powercap.Level { return e.cfg.Apps[app].Levels }
+
+// Procs returns the machine's processor count (Config.Procs).
+func (e *Engine) Procs() int { return e.cfg.Procs }
+
+// RunEntry is one entry of the running list (runlist.go), read through
+// its methods.
+type RunEntry = runEntry
+
+// Slot is the job slot of the run.
+func (r *runEntry) Slot() int32 { return r.slot }
+
+// Seq is the run's start sequence number (unique; 0 is none).
+func (r *runEntry) Seq() uint64 { return r.seq }
+
+// Procs is the run's processor count.
+func (r *runEntry) Procs() int32 { return r.procs }
+
+// RunView reads the running list in place, in estimated-end order: blocks
+// of entries. It is valid until the governor next changes a job (SetLevel,
+// Evict, Resize), which may reorder the list.
+type RunView struct{ blocks [][]runEntry }
+
+// Runs returns a view of the running list.
+func (c *Control) Runs() RunView { return RunView{c.e.runs.blocks} }
+
+// Blocks returns the number of blocks.
+func (v RunView) Blocks() int { return len(v.blocks) }
+
+// Block returns block i's entries (read only).
+func (v RunView) Block(i int) []RunEntry { return v.blocks[i] }
+
+// RunEpoch counts the running list's inserts and removes (re-timed jobs
+// included): equal epochs, the same entries.
+func (c *Control) RunEpoch() uint64 { return c.e.runs.epoch }
+
+// RunChanges returns the running list's changes since the previous call,
+// in order (a re-timed run is removed and inserted again), and ok=false
+// when they are not all known: on the first call, which starts the
+// record, after more than a few thousand changes between calls, and on a
+// machine with partitions (never recorded). Then the caller must read the
+// whole list (Runs). The slice is valid until the list next changes.
+func (c *Control) RunChanges() (ch []RunChange, ok bool) {
+	l := &c.e.runs
+	if c.e.parts != nil {
+		return nil, false
+	}
+	if l.log == nil {
+		l.log = &runLog{}
+		return nil, false
+	}
+	ch, ok = l.log.ch, !l.log.lost
+	l.log.ch, l.log.lost = l.log.ch[:0], false
+	return ch, ok
+}
+
+// EstEnd returns running slot s's estimated end, the running list's
+// order with its start sequence number (RunSeq).
+func (c *Control) EstEnd(s int32) float64 { return c.e.jobs[s].estEnd }
+
+// AppendRunning appends the running slots to dst in the running list's
+// (estimated-end) order, a copy that may be walked while SetLevel and
+// Evict change the list.
+func (c *Control) AppendRunning(dst []int32) []int32 { return c.e.runs.appendSlots(dst) }
+
+// Slots returns the number of job slots (every slot is below it).
+func (c *Control) Slots() int { return len(c.e.jobs) }
+
+// Partitioned reports whether the machine has partitions.
+func (c *Control) Partitioned() bool { return c.e.parts != nil }
+
+// Checking reports whether invariant checks are on (Config.Check).
+func (c *Control) Checking() bool { return c.e.cfg.Check }
+
+// Violate records an invariant violation (under Config.Check).
+func (c *Control) Violate(format string, a ...any) { c.e.violate(format, a...) }
+
+// Power returns the power drawn now (W), as the limit sees it.
+func (c *Control) Power() float64 { return c.e.meter.Power() }
+
+// StartSeq returns the engine's count of starts (the last run's start
+// sequence number).
+func (c *Control) StartSeq() uint64 { return c.e.startSeq }
+
+// The fields of the job in running slot s, as stored (not synchronised to
+// now; Job synchronises).
+
+// App returns the job's application.
+func (c *Control) App(s int32) int { return c.e.jobs[s].app }
+
+// Level returns the job's level.
+func (c *Control) Level(s int32) int { return c.e.jobs[s].level }
+
+// Fixed reports whether the job's level is fixed (Config.JobLevel).
+func (c *Control) Fixed(s int32) bool { return c.e.jobs[s].fixed >= 0 }
+
+// JobProcs returns the job's processor count.
+func (c *Control) JobProcs(s int32) int { return c.e.jobs[s].procs }
+
+// PowerFactor returns the power factor of the job's nodes
+// (variability.go; 1 without, 0 read as 1).
+func (c *Control) PowerFactor(s int32) float64 { return c.e.jobs[s].pf }
+
+// RunSeq returns the start sequence number of the job's current run.
+func (c *Control) RunSeq(s int32) uint64 { return c.e.jobs[s].startSeq }
+
+// Est and Work return the job's estimate and its work (both in seconds at
+// the top level on its current size).
+func (c *Control) Est(s int32) float64  { return c.e.jobs[s].est }
+func (c *Control) Work(s int32) float64 { return c.e.jobs[s].run }
+
+// EstLeft returns the job's estimated remaining work at the top level as
+// of now, est − α·run with α advanced to now (at most 1), without
+// synchronising the job.
+func (c *Control) EstLeft(s int32) float64 {
+	j := &c.e.jobs[s]
+	alpha := min(1, j.alpha+(c.e.now-j.last)/j.dur)
+	return j.est - alpha*j.run
+}
+
+// EvictWeight returns the power that evicting running slot s frees, given
+// w, its processors' power above idle at the least level: w plus its GPUs'
+// power (partition.go), and with load-proportional node power its nodes'
+// static power (nodeload.go).
+func (c *Control) EvictWeight(s int32, w float64) float64 {
+	w += c.e.jobs[s].gpuW
+	if c.e.nl != nil {
+		w = c.e.evictWeight(s, w)
+	}
+	return w
+}
+
+// AllIdleW returns the power of the whole machine idle, given the draw of
+// one idle processor (partition.go): the eviction knapsack's floor.
+func (c *Control) AllIdleW(idle float64) float64 { return c.e.allIdleW(idle) }

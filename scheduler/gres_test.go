@@ -231,7 +231,7 @@ func TestGresRandomChecked(t *testing.T) {
 		for _, pol := range []string{"fcfs", "easy", "easy-dr"} {
 			cfg := gresMachine(Config{Policy: pol, Check: true, Apps: []powercap.Table{{App: "a", Levels: []powercap.Level{{X: 1, Power: 30, Scale: 1}}}}, IdleW: 10})
 			if pol == "easy-dr" { // the dr governor under a limit that forces slowdowns and evictions
-				cfg.Policy, cfg.Apps, cfg.Governor = "easy", twoLevels, &DR{}
+				cfg.Policy, cfg.Apps, cfg.Governor = "easy", twoLevels, newDR()
 				cfg.Limits = []LimitStep{{T: 300, W: 700}, {T: 900, W: math.Inf(1)}, {T: 1500, W: 500}, {T: 2000, W: math.Inf(1)}}
 			}
 			cfg.Procs = 12

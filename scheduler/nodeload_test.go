@@ -125,7 +125,7 @@ func TestNodeLoadTwoNodesWholeVersusShared(t *testing.T) {
 func TestNodeLoadAdmission(t *testing.T) {
 	col := &collect{}
 	e, _ := nodeRun(t, 2, false, 100, func(c *Config) {
-		c.Governor = &DR{}
+		c.Governor = newDR()
 		c.Limits = []LimitStep{{T: 0, W: 297}, {T: 300, W: math.Inf(1)}}
 		c.Recorder = col
 	}, j(1, 0, 100, 3, 100), j(2, 0, 10, 2, 10))

@@ -145,7 +145,7 @@ func TestPartitionEnergy(t *testing.T) {
 // 300 = 760 W, plus the idle gpu node's 100 W: 1,260 W. Lowest level: 200
 // + 4·(25+50−10) + 300 + 100 = 860 W.
 func TestPartitionDRGovernor(t *testing.T) {
-	cfg := twoParts(Config{Policy: "easy", Apps: twoLevels, IdleW: 10, Governor: &DR{}, Limits: []LimitStep{{0, 1000}}})
+	cfg := twoParts(Config{Policy: "easy", Apps: twoLevels, IdleW: 10, Governor: newDR(), Limits: []LimitStep{{0, 1000}}})
 	c := simulate(t, cfg, pj(1, 0, 100, 4, 1, 0), pj(2, 0, 100, 4, 2, 1))
 	if len(c.rows) != 2 {
 		t.Fatalf("%d jobs finished", len(c.rows))
@@ -252,7 +252,7 @@ func TestPartitionRefusals(t *testing.T) {
 // + 300 = 560 W, 660 W in all: the job runs 0-200 and uses 560·200 =
 // 112,000 J. The cpu job is not limited and runs at the top, 0-100, 40,000 J.
 func TestPartitionLimitPart(t *testing.T) {
-	cfg := twoParts(Config{Policy: "easy", Apps: twoLevels, IdleW: 10, Governor: &DR{}, Limits: []LimitStep{{0, 700}}, LimitPart: "gpu"})
+	cfg := twoParts(Config{Policy: "easy", Apps: twoLevels, IdleW: 10, Governor: newDR(), Limits: []LimitStep{{0, 700}}, LimitPart: "gpu"})
 	c := &collect{}
 	cfg.Recorder, cfg.Check = c, true
 	e := runWith(t, cfg, pj(1, 0, 100, 4, 1, 0), pj(2, 0, 100, 1, 2, 1))
@@ -282,7 +282,7 @@ func TestPartitionLimitPart(t *testing.T) {
 func TestPartitionDREviction(t *testing.T) {
 	for _, pol := range []string{"fcfs", "easy", "conservative"} {
 		t.Run(pol, func(t *testing.T) {
-			cfg := Config{Procs: 2, Policy: pol, Apps: twoLevels, IdleW: 10, Governor: &DR{},
+			cfg := Config{Procs: 2, Policy: pol, Apps: twoLevels, IdleW: 10, Governor: newDR(),
 				Limits: []LimitStep{{50, 65}, {100, math.Inf(1)}},
 				Parts:  []Part{{Name: "a", Procs: 1, Cores: 1}, {Name: "b", Lo: 1, Procs: 1, Cores: 1}},
 				PartOf: func(w *workloads.Job) int { return int(w.Partition) - 1 }}
@@ -313,7 +313,7 @@ func TestPartitionDREviction(t *testing.T) {
 // as in TestPartitionDREviction: 0-225, 20,000 J. Counting processors
 // only (40 + 40 ≤ 100 − 2·10) would have kept both, at 210 W.
 func TestPartitionDREvictionGPU(t *testing.T) {
-	cfg := Config{Procs: 2, Policy: "easy", Apps: twoLevels, IdleW: 10, Governor: &DR{},
+	cfg := Config{Procs: 2, Policy: "easy", Apps: twoLevels, IdleW: 10, Governor: newDR(),
 		Limits: []LimitStep{{50, 100}, {100, math.Inf(1)}},
 		Parts: []Part{{Name: "a", Procs: 1, Cores: 1},
 			{Name: "b", Lo: 1, Procs: 1, Cores: 1, GPUs: 1, Exclusive: true, IdleW: 20, GPUBusyW: 100}},

@@ -15,7 +15,8 @@ type runList struct {
 	procs  []int        // per block: Σ procs of its entries
 	spare  [][]runEntry // emptied blocks, for reuse
 	n      int
-	epoch  uint64 // counts inserts and removes: equal epochs, same entries (DR.Adjust)
+	epoch  uint64  // counts inserts and removes: equal epochs, same entries (DR.Adjust)
+	log    *runLog // nil unless a governor follows the changes (Control.RunChanges)
 
 	// Cursor of the last at(i), so that a walk in index order is O(1)
 	// per step; -1 when the list changed since.
@@ -83,6 +84,9 @@ func offset(b []runEntry, estEnd float64, seq uint64) (int, bool) {
 func (l *runList) insert(x runEntry) {
 	l.ci = -1
 	l.epoch++
+	if l.log != nil {
+		l.log.note(&x, true)
+	}
 	l.n++
 	if len(l.blocks) == 0 {
 		l.blocks = append(l.blocks, append(l.newBlock(), x))
@@ -120,6 +124,10 @@ func sumProcs(b []runEntry) int {
 
 // set replaces entry o of block bi by x, which has the same key.
 func (l *runList) set(bi, o int, x runEntry) {
+	if l.log != nil && x.procs != l.blocks[bi][o].procs {
+		l.log.note(&l.blocks[bi][o], false)
+		l.log.note(&x, true)
+	}
 	l.procs[bi] += int(x.procs) - int(l.blocks[bi][o].procs)
 	l.blocks[bi][o] = x
 }
@@ -143,6 +151,9 @@ func (l *runList) remove(estEnd float64, seq uint64) bool {
 	l.ci = -1
 	l.epoch++
 	l.n--
+	if l.log != nil {
+		l.log.note(&l.blocks[bi][o], false)
+	}
 	l.procs[bi] -= int(l.blocks[bi][o].procs)
 	b := slices.Delete(l.blocks[bi], o, o+1)
 	l.blocks[bi] = b
@@ -201,4 +212,36 @@ func (l *runList) appendSlots(dst []int32) []int32 {
 		}
 	}
 	return dst
+}
+
+// runLog records the running list's inserts and removes (and processor
+// changes, as a remove and an insert) for a governor that follows them
+// instead of re-reading the list (Control.RunChanges). It keeps at most
+// runLogMax changes between reads; past that it only notes that it lost
+// some.
+type runLog struct {
+	ch   []RunChange
+	lost bool
+}
+
+const runLogMax = 1 << 14
+
+// RunChange is one change of the running list: the entry of a run (slot,
+// start sequence number, processors) inserted or removed.
+type RunChange struct {
+	Seq    uint64
+	Slot   int32
+	Procs  int32
+	Insert bool
+}
+
+func (g *runLog) note(x *runEntry, ins bool) {
+	if g.lost {
+		return
+	}
+	if len(g.ch) == runLogMax {
+		g.ch, g.lost = g.ch[:0], true
+		return
+	}
+	g.ch = append(g.ch, RunChange{Seq: x.seq, Slot: x.slot, Procs: x.procs, Insert: ins})
 }

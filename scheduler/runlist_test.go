@@ -82,3 +82,30 @@ func TestRunListMatchesSortedSlice(t *testing.T) {
 		}
 	}
 }
+
+// The change log, hand-checked: inserts and removes in order, an in-place
+// update that changes processors as a remove and an insert (one that does
+// not, nothing), a remove of a missing key nothing; past runLogMax changes
+// it keeps none and says it lost some.
+func TestRunListLog(t *testing.T) {
+	l := runList{log: &runLog{}}
+	l.insert(runEntry{estEnd: 10, seq: 1, procs: 4, slot: 7})
+	l.insert(runEntry{estEnd: 5, seq: 2, procs: 2, slot: 3})
+	l.remove(10, 1)
+	l.remove(10, 1) // gone already
+	bi, o, _ := l.find(5, 2)
+	l.set(bi, o, runEntry{estEnd: 5, seq: 2, procs: 2, slot: 3, power: 9})
+	l.set(bi, o, runEntry{estEnd: 5, seq: 2, procs: 1, slot: 3})
+	want := []RunChange{{Seq: 1, Slot: 7, Procs: 4, Insert: true}, {Seq: 2, Slot: 3, Procs: 2, Insert: true},
+		{Seq: 1, Slot: 7, Procs: 4}, {Seq: 2, Slot: 3, Procs: 2}, {Seq: 2, Slot: 3, Procs: 1, Insert: true}}
+	if !slices.Equal(l.log.ch, want) || l.log.lost {
+		t.Fatalf("log %+v lost %v, want %+v", l.log.ch, l.log.lost, want)
+	}
+	l.log.ch = l.log.ch[:0]
+	for i := range runLogMax + 1 {
+		l.insert(runEntry{estEnd: float64(i), seq: uint64(10 + i), procs: 1})
+	}
+	if len(l.log.ch) != 0 || !l.log.lost {
+		t.Fatalf("after %d changes: %d kept, lost %v", runLogMax+1, len(l.log.ch), l.log.lost)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"drsim/cluster/machine"
 	"drsim/powercap"
 	"drsim/scheduler"
+	"drsim/scheduler/governor"
 	"drsim/workloads"
 )
 
@@ -150,9 +151,8 @@ func useGPUs(cfg *scheduler.Config, d Spec, m *machine.Machine, src scheduler.So
 			t.Levels = pick(t.Levels, cmode)
 			cfg.Apps[i] = t
 		}
-		cfg.Governor = &scheduler.DR{}
-		if gmode == "uniform" {
-			cfg.Governor = &scheduler.Uniform{}
+		if cfg.Governor, err = governor.Caps.New(gmode, scheduler.GovernorConfig{}); err != nil {
+			return nil, nil, nil, err
 		}
 	}
 	nCPU := len(cfg.Apps)
@@ -182,7 +182,7 @@ func useGPUs(cfg *scheduler.Config, d Spec, m *machine.Machine, src scheduler.So
 			tab := powercap.Table{App: pr.Name + "@" + part.Name, Knob: powercap.Joint}
 			share := make([]float64, 0, len(pt.Levels))
 			cores, gpn := float64(t.Cores), float64(t.GPUs)
-			if uniform { // ascending X, the order scheduler.UniformLevel reads (stable: CPU cap major among equals)
+			if uniform { // ascending X, the order governor.UniformLevel reads (stable: CPU cap major among equals)
 				slices.SortStableFunc(pt.Levels, func(a, b powercap.PairLevel) int {
 					return cmpFloat(a.CPUCap+gpn*a.GPUCap, b.CPUCap+gpn*b.GPUCap)
 				})

@@ -7,6 +7,7 @@ import (
 
 	"drsim/powercap"
 	"drsim/scheduler"
+	"drsim/scheduler/governor"
 )
 
 // The power-cap modes (docs/powercap.md). With Spec.PowerCap set, the
@@ -16,7 +17,7 @@ import (
 //	performance  every job at Pmax (the Non-DR baseline: all nodes, max cap)
 //	powersave    every job at Pmin
 //	dr           the DR governor over cap tables; with Malleable > 0, DRScale
-//	uniform      the hardware-only centre-wide cap limit/processors (scheduler.Uniform)
+//	uniform      the hardware-only centre-wide cap limit/processors (governor.Uniform)
 //
 // Applications with neither a cap model nor a boundness (fallback) model
 // are left out of the cap modes, as cap-only models are left out of the
@@ -67,17 +68,15 @@ func governorFor(d Spec, names []string) (scheduler.Governor, error) {
 		return nil, err
 	}
 	if !capMode(d) {
-		return scheduler.Governors.New(d.DVFS, scheduler.GovernorConfig{Seed: d.Seed})
+		return governor.DVFS.New(d.DVFS, scheduler.GovernorConfig{Seed: d.Seed})
 	}
-	switch d.PowerCap {
-	case "uniform":
-		return &scheduler.Uniform{}, nil
-	case "dr":
-		if d.Malleable > 0 {
-			return scaleGovernor(d, names)
+	cfg := scheduler.GovernorConfig{Seed: d.Seed}
+	if d.PowerCap == "dr" && d.Malleable > 0 {
+		if err := scaleConfig(&cfg, d, names); err != nil {
+			return nil, err
 		}
 	}
-	return scheduler.Governors.New(d.PowerCap, scheduler.GovernorConfig{Seed: d.Seed})
+	return governor.Caps.New(d.PowerCap, cfg)
 }
 
 func checkCapSpec(d Spec) error {
@@ -104,20 +103,20 @@ func checkCapSpec(d Spec) error {
 	return nil
 }
 
-// scaleGovernor builds DRScale: a seeded fraction Malleable of jobs may
-// shrink to half their size during events, with ResizeCost seconds per
-// resize and each application's runtime factor from its ETS predictor.
-func scaleGovernor(d Spec, names []string) (scheduler.Governor, error) {
+// scaleConfig configures DR-Scale (governor.DRScale): a seeded fraction
+// Malleable of jobs may shrink to half their size during events, with
+// ResizeCost seconds per resize and each application's runtime factor from
+// its ETS predictor.
+func scaleConfig(cfg *scheduler.GovernorConfig, d Spec, names []string) error {
 	f, err := ScaleFactors(names)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	frac, seed := d.Malleable, d.Seed
-	return &scheduler.DRScale{
-		Malleable:  func(id int64) bool { return IsMalleable(id, frac, seed) },
-		Factor:     func(app int, r float64) float64 { return f[app](r) },
-		ResizeCost: d.ResizeCost,
-	}, nil
+	cfg.Malleable = func(id int64) bool { return IsMalleable(id, frac, seed) }
+	cfg.Factor = func(app int, r float64) float64 { return f[app](r) }
+	cfg.ResizeCost = d.ResizeCost
+	return nil
 }
 
 // IsMalleable reports whether job id is among the malleable fraction frac
@@ -207,7 +206,7 @@ func checkPolicy(p string) error {
 		return nil
 	}
 	if !isCapPolicy(p) {
-		_, err := scheduler.Governors.New(p, scheduler.GovernorConfig{})
+		_, err := governor.DVFS.New(p, scheduler.GovernorConfig{})
 		return err
 	}
 	if m := strings.TrimPrefix(p, capPrefix); m != "dr-scale" && m != "joint" { // joint: gpu.go

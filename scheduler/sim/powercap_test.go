@@ -2,10 +2,13 @@ package sim
 
 import (
 	"context"
+	"maps"
 	"math"
+	"slices"
 	"testing"
 
 	"drsim/powercap"
+	"drsim/scheduler/governor"
 )
 
 // Hand-computed window maxima of a step function: 100 W on [0, 10), 300 W
@@ -200,5 +203,18 @@ func TestComparePowerCap(t *testing.T) {
 	}
 	if _, err := Compare(context.Background(), CompareConfig{Base: Spec{Jobs: 10}, Policies: []string{"powercap-max"}}); err == nil {
 		t.Error("unknown cap policy accepted")
+	}
+}
+
+// The power-cap modes are the names of governor.Caps, and the --dvfs
+// choices those of governor.DVFS.
+func TestCapModesAreTheRegistry(t *testing.T) {
+	if got := slices.Sorted(maps.Keys(governor.Caps)); !slices.Equal(got, slices.Sorted(slices.Values(PowerCapModes))) {
+		t.Errorf("governor.Caps %v, PowerCapModes %v", got, PowerCapModes)
+	}
+	for _, name := range []string{"performance", "powersave", "dr"} {
+		if err := checkPolicy(name); err != nil {
+			t.Errorf("--dvfs %s: %v", name, err)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"drsim/powercap"
 	"drsim/results"
 	"drsim/scheduler"
+	"drsim/scheduler/governor"
 	"drsim/workloads"
 )
 
@@ -282,7 +283,7 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 		c := sum.JobKWh - g
 		sum.CPUKWh, sum.GPUKWh = &c, &g
 	}
-	if g, ok := cfg.Governor.(interface{ LevelStats() scheduler.LevelStats }); ok {
+	if g, ok := cfg.Governor.(interface{ LevelStats() governor.LevelStats }); ok {
 		ls := g.LevelStats()
 		sum.LevelSolves, sum.ApproxSolves, sum.MaxGapPct = ls.Solves, ls.OverBudget, 100*ls.MaxGap
 	}

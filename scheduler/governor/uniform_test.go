@@ -1,4 +1,4 @@
-package scheduler
+package governor
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"drsim/powercap"
 	"drsim/results"
+	"drsim/scheduler"
 	"drsim/workloads"
 )
 
@@ -43,13 +44,13 @@ func TestUniformLevel(t *testing.T) {
 func TestUniformRetiming(t *testing.T) {
 	rec := &energyRec{byID: map[int64]results.Record{}}
 	u := &Uniform{}
-	e, err := New(Config{Procs: 4, Policy: "fcfs", Apps: toyCaps, IdleW: 20, Governor: u, Check: true, Recorder: rec,
-		Limits: []LimitStep{{50, 560}}})
+	e, err := scheduler.New(scheduler.Config{Procs: 4, Policy: "fcfs", Apps: toyCaps, IdleW: 20, Governor: u, Check: true, Recorder: rec,
+		Limits: []scheduler.LimitStep{{T: 50, W: 560}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	jobs := []workloads.Job{j(1, 0, 100, 2, 1000), j(2, 60, 10, 2, 1000)}
-	if err := e.Run(context.Background(), &SliceSource{Jobs: jobs}); err != nil {
+	if err := e.Run(context.Background(), &scheduler.SliceSource{Jobs: jobs}); err != nil {
 		t.Fatal(err)
 	}
 	if e.Stats().NViolations > 0 || u.Unreachable != 0 {
@@ -67,12 +68,12 @@ func TestUniformRetiming(t *testing.T) {
 // unreachable, not reported as a violation, and the meter sees the excess.
 func TestUniformUnreachable(t *testing.T) {
 	u := &Uniform{}
-	e, err := New(Config{Procs: 4, Policy: "fcfs", Apps: toyCaps, IdleW: 20, Governor: u, Check: true,
-		Limits: []LimitStep{{10, 200}}})
+	e, err := scheduler.New(scheduler.Config{Procs: 4, Policy: "fcfs", Apps: toyCaps, IdleW: 20, Governor: u, Check: true,
+		Limits: []scheduler.LimitStep{{T: 10, W: 200}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.Run(context.Background(), &SliceSource{Jobs: []workloads.Job{j(1, 0, 100, 4, 1000)}}); err != nil {
+	if err := e.Run(context.Background(), &scheduler.SliceSource{Jobs: []workloads.Job{j(1, 0, 100, 4, 1000)}}); err != nil {
 		t.Fatal(err)
 	}
 	if e.Stats().NViolations != 0 || u.Unreachable != 1 || e.Meter().MaxExcessW != 4*80-200 {

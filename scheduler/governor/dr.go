@@ -1,9 +1,11 @@
-package scheduler
+package governor
 
 import (
 	"math"
+	"slices"
 
 	"drsim/powercap"
+	"drsim/scheduler"
 )
 
 // DR is the emergency demand-response governor (--dvfs dr). It is
@@ -65,8 +67,10 @@ type DR struct {
 	steady  bool      // quick's last answer does not depend on the time
 	memo    drMemo
 	seen    []drSeen // per engine slot: what quick knows of the run in it
+	inc     drInc    // quick's running sums, kept up to date from the list's changes
 	plain   bool     // tests: no memo, no per-run records, no hint (the caches' reference)
 	skips   int      // Adjusts that the memo answered without a scan (tests)
+	follows int      // quick answers that follow found without a scan (tests)
 
 	// Counters, for tests and reports: level problems solved in full (the
 	// quick path excluded) and those that needed evictions.
@@ -97,7 +101,7 @@ func (s *LevelStats) note(m *powercap.MCKP, cost float64) {
 // LevelStats reports the level problems solved so far.
 func (g *DR) LevelStats() LevelStats { return g.budget }
 
-var _ Governor = (*DR)(nil)
+var _ scheduler.LimitLeveler = (*DR)(nil)
 
 // drJob is one running job as the optimiser sees it.
 type drJob struct {
@@ -124,17 +128,18 @@ func (j *drJob) weight() float64 { return float64(j.procs) * j.factor() }
 
 func (*DR) Name() string     { return "dr" }
 func (*DR) PowerAware() bool { return true }
+func (*DR) LimitLevels()     {}
 
 // StartLevel is the top level outside DR events and level 0 inside.
-func (*DR) StartLevel(e *Engine, app int) int {
-	if math.IsInf(e.meter.Limit, 1) {
-		return len(e.cfg.Apps[app].Levels) - 1
+func (*DR) StartLevel(e *scheduler.Engine, app int) int {
+	if math.IsInf(e.Limit(), 1) {
+		return len(e.Levels(app)) - 1
 	}
 	return 0
 }
 
 // Adjust re-levels (and if need be evicts) the running jobs; see DR.
-func (g *DR) Adjust(c *Control) {
+func (g *DR) Adjust(c *scheduler.Control) {
 	if !c.InDR() {
 		if g.lowered {
 			g.raise(c)
@@ -180,26 +185,27 @@ type drMemo struct {
 // Then quick's answer is the memo's: if it fitted, every job is still at
 // that level (only the governor moves levels) and there is nothing to do;
 // if not, the knapsack must be solved again (its costs did change).
-func (g *DR) unchanged(c *Control) bool {
+func (g *DR) unchanged(c *scheduler.Control) bool {
 	m := &g.memo
-	return !g.plain && m.valid && c.e.parts == nil && m.epoch == c.e.runs.epoch && m.limit == c.Limit() && m.idle == c.IdlePower()
+	return !g.plain && m.valid && !c.Partitioned() && m.epoch == c.RunEpoch() && m.limit == c.Limit() && m.idle == c.IdlePower()
 }
 
 // remember records the state after an Adjust whose quick answer was fit.
-func (g *DR) remember(c *Control, fit bool) {
-	g.memo = drMemo{epoch: c.e.runs.epoch, limit: c.Limit(), idle: c.IdlePower(), fit: fit, valid: g.steady}
+func (g *DR) remember(c *scheduler.Control, fit bool) {
+	g.memo = drMemo{epoch: c.RunEpoch(), limit: c.Limit(), idle: c.IdlePower(), fit: fit, valid: g.steady}
 }
 
 // running copies the running slots (in the engine's estimated-end order,
 // which is deterministic) so that SetLevel and Evict may reorder the
 // engine's list while the copy is walked.
-func (g *DR) running(c *Control) []int32 {
-	g.slots = c.e.runs.appendSlots(g.slots[:0])
+func (g *DR) running(c *scheduler.Control) []int32 {
+	g.slots = c.AppendRunning(g.slots[:0])
 	return g.slots
 }
 
 // raise moves every running job to its top level.
-func (g *DR) raise(c *Control) {
+func (g *DR) raise(c *scheduler.Control) {
+	g.inc.atK = false
 	for _, s := range g.running(c) {
 		j := c.Job(s)
 		g.setLevel(c, s, len(c.Levels(j.App))-1)
@@ -208,18 +214,19 @@ func (g *DR) raise(c *Control) {
 }
 
 // collect reads the running jobs into g.jobs.
-func (g *DR) collect(c *Control) {
+func (g *DR) collect(c *scheduler.Control) {
 	g.jobs = g.jobs[:0]
 	for _, s := range g.running(c) {
 		j := c.Job(s)
 		g.jobs = append(g.jobs, drJob{slot: s, procs: j.Procs, app: j.App, level: j.Level, fixed: j.Fixed,
-			rem: max(0, j.Estimate-j.Done), spent: j.Spent, pf: c.e.jobs[s].pf})
+			rem: max(0, j.Estimate-j.Done), spent: j.Spent, pf: c.PowerFactor(s)})
 	}
 }
 
 // assign solves the level problem for g.jobs under the current limit and
 // applies it; it reports false (changing nothing) when no choice fits.
-func (g *DR) assign(c *Control) bool {
+func (g *DR) assign(c *scheduler.Control) bool {
+	g.inc.atK = false
 	choice, ok := g.solve(c.Levels, c.Limit()-c.IdlePower())
 	if !ok {
 		return false
@@ -330,58 +337,248 @@ func (g *DR) levelFor(levels func(app int) []powercap.Level, app int, rem float6
 // quick is the common case of Adjust, without synchronising or copying
 // the running jobs: if every job at its own least-energy level fits the
 // limit, that is the optimum of the level problem, so apply it and report
-// true. It walks the engine's running list in place (it is in the same
-// package) and reads each run's row of g.seen, filled from the engine's
-// job on first sight, instead of the job itself: a steady job's level and
-// power there never change. Other jobs' estimated remaining work is
-// computed as of now without synchronising them. It changes nothing when
-// it reports false.
-func (g *DR) quick(c *Control) bool {
-	e := c.e
-	g.slots, g.choice = g.slots[:0], g.choice[:0]
-	w := 0.0
-	if len(g.bestP) < len(e.cfg.Apps) {
+// true. It changes nothing when it reports false.
+//
+// It reads each run's row of g.seen, filled from the engine's job on first
+// sight, instead of the job itself: a steady job's level and power there
+// never change. Other jobs' estimated remaining work is computed as of now
+// without synchronising them. Usually it does not walk the running list
+// either: it follows the list's changes since the last call
+// (Control.RunChanges) in running sums (follow); it walks the whole list
+// in place (scan) when it cannot.
+func (g *DR) quick(c *scheduler.Control) bool {
+	if len(g.bestP) < c.Apps() {
 		g.bestP = g.bestP[:0]
-		for app := range e.cfg.Apps {
-			g.bestP = append(g.bestP, e.cfg.Apps[app].Levels[g.levelFor(c.Levels, app, 1)].Power)
+		for app := range c.Apps() {
+			g.bestP = append(g.bestP, c.Levels(app)[g.levelFor(c.Levels, app, 1)].Power)
 		}
 	}
-	if n := len(e.jobs); len(g.seen) < n {
+	if n := c.Slots(); len(g.seen) < n {
 		g.seen = append(g.seen, make([]drSeen, n-len(g.seen))...)
 	}
-	g.steady = true
-	for _, b := range e.runs.blocks { // read only: SetLevel comes after
-		for i := range b {
-			r := &b[i]
-			t := &g.seen[r.slot]
-			if t.seq != r.seq || t.procs != r.procs || g.plain {
-				g.see(e, t, r)
-			} else if e.cfg.Check {
-				g.checkSeen(e, t, r)
-			}
-			k := t.k
-			if t.steady {
-				w += t.w
-			} else {
-				g.steady = false // its remaining work may reach 0: its level depends on the time
-				j := &e.jobs[r.slot]
-				alpha := min(1, j.alpha+(e.now-j.last)/j.dur)
-				k = int32(g.levelFor(c.Levels, j.app, j.est-alpha*j.run))
-				w += float64(j.procs) * j.pf * e.cfg.Apps[j.app].Levels[k].Power
-			}
-			if k != t.lv {
-				g.slots = append(g.slots, r.slot)
-				g.choice = append(g.choice, int(k))
-			}
+	capacity := c.Limit() - c.IdlePower()
+	fit, known := false, false
+	if !g.plain {
+		ch, ok := c.RunChanges()
+		if fit, known = g.follow(c, ch, ok, capacity); known && c.Checking() {
+			g.checkFollow(c, fit, capacity)
 		}
 	}
-	if w > c.Limit()-c.IdlePower() {
+	if !known {
+		fit = !(g.scan(c) > capacity)
+	}
+	if !fit {
+		g.inc.atK = false
 		return false
 	}
 	for i, s := range g.slots {
 		g.setLevel(c, s, g.choice[i])
 	}
+	g.inc.atK, g.inc.fresh = true, g.inc.fresh[:0]
 	return true
+}
+
+// scan walks the running list in place: it fills g.slots and g.choice with
+// the jobs not at their least-energy level, in the list's order, sets
+// g.steady, rebuilds quick's running sums (g.inc) and returns the total
+// power of every job at its least-energy level, summed in the list's order.
+func (g *DR) scan(c *scheduler.Control) float64 {
+	g.slots, g.choice = g.slots[:0], g.choice[:0]
+	w := 0.0
+	in := &g.inc
+	in.mark++
+	in.sum, in.abs, in.uns, in.fresh = 0, 0, in.uns[:0], in.fresh[:0]
+	g.steady = true
+	runs := c.Runs() // read only: SetLevel comes after
+	n := 0
+	for bi := range runs.Blocks() {
+		b := runs.Block(bi)
+		for i := range b {
+			r := &b[i]
+			slot := r.Slot()
+			t := &g.seen[slot]
+			if t.seq != r.Seq() || t.procs != r.Procs() || g.plain {
+				g.see(c, t, slot, r.Seq(), r.Procs())
+			} else if c.Checking() {
+				g.checkSeen(c, t, slot, r.Seq(), r.Procs())
+			}
+			t.mark = in.mark
+			n++
+			k := t.k
+			if t.steady {
+				w += t.w
+				in.sum += t.w
+				in.abs += math.Abs(t.w)
+			} else {
+				g.steady = false // its remaining work may reach 0: its level depends on the time
+				t.ui = int32(len(in.uns))
+				in.uns = append(in.uns, slot)
+				app := c.App(slot)
+				k = int32(g.levelFor(c.Levels, app, c.EstLeft(slot)))
+				w += float64(c.JobProcs(slot)) * c.PowerFactor(slot) * c.Levels(app)[k].Power
+			}
+			if k != t.lv {
+				g.slots = append(g.slots, slot)
+				g.choice = append(g.choice, int(k))
+			}
+		}
+	}
+	in.n = n
+	in.err = float64(n+1) * 0x1p-52 * in.abs
+	in.valid = !g.plain && !c.Partitioned()
+	return w
+}
+
+// drInc is what quick keeps between calls so as not to walk the running
+// list: the sum of the steady runs' powers (in the order of the changes
+// that brought them, so it differs from scan's sum in the last bits; err
+// bounds the difference to the exact sum), the non-steady runs, and the
+// runs inserted since the last answer that fitted.
+type drInc struct {
+	valid    bool    // the sums describe the list as of the last changes read
+	atK      bool    // every steady run but fresh ones is at its least-energy level
+	mark     uint32  // drSeen.mark of the runs in the list
+	n        int     // runs in the list
+	sum, abs float64 // Σ w and Σ |w| over the steady runs
+	err      float64 // bound on |sum − exact Σ w|
+	uns      []int32 // the non-steady runs' slots (drSeen.ui: index here)
+	fresh    []int32 // slots inserted since quick last fitted
+}
+
+// follow brings g.inc up to date with the list's changes ch (ok: all of
+// them) and, if it can, decides quick's question from the sums: known
+// reports that it did, fit the answer, and then g.slots and g.choice hold
+// the jobs to move, in the list's order, as scan would fill them.
+//
+// The decision is scan's exactly: scan's sum of n terms is within
+// (n+1)·2⁻⁵²·Σ|w| of the exact sum, and the running sum within err of it,
+// so when the running sum is farther than both from the capacity, scan's
+// sum is on the same side. Closer than that, follow reports unknown.
+func (g *DR) follow(c *scheduler.Control, ch []scheduler.RunChange, ok bool, capacity float64) (fit, known bool) {
+	in := &g.inc
+	if !ok || !in.valid || !in.atK {
+		in.valid = false
+		return false, false
+	}
+	for i := 0; i < len(ch); i++ {
+		x := &ch[i]
+		if i+1 < len(ch) && !x.Insert && ch[i+1].Insert && ch[i+1].Slot == x.Slot && ch[i+1].Seq == x.Seq && ch[i+1].Procs == x.Procs {
+			i++ // re-timed in place: the same run
+			continue
+		}
+		if !g.change(c, x) {
+			in.valid = false
+			return false, false
+		}
+	}
+	if in.err > 1e-9*in.abs || in.n > 0 && !(in.abs <= math.MaxFloat64) {
+		in.valid = false // resynchronise (scan)
+		return false, false
+	}
+	g.slots, g.choice = g.slots[:0], g.choice[:0]
+	w, abs, err := in.sum, in.abs, in.err
+	for _, s := range in.uns {
+		t := &g.seen[s]
+		app := c.App(s)
+		k := int32(g.levelFor(c.Levels, app, c.EstLeft(s)))
+		x := float64(c.JobProcs(s)) * c.PowerFactor(s) * c.Levels(app)[k].Power
+		w += x
+		abs += math.Abs(x)
+		err += 0x1p-52 * math.Abs(w)
+		if k != t.lv {
+			g.slots = append(g.slots, s)
+			g.choice = append(g.choice, int(k))
+		}
+	}
+	for _, s := range in.fresh {
+		if t := &g.seen[s]; t.mark == in.mark && t.steady && t.k != t.lv && !slices.Contains(g.slots, s) {
+			g.slots = append(g.slots, s)
+			g.choice = append(g.choice, int(t.k))
+		}
+	}
+	g.steady = len(in.uns) == 0
+	d := err + float64(in.n+1)*0x1p-52*(abs+err)*(1+0x1p-40)
+	switch {
+	case !(w-d > capacity) && !(w+d <= capacity):
+		return false, false // too close to call (or not finite): scan decides
+	case w-d > capacity:
+		g.follows++
+		return false, true
+	}
+	g.sortPending(c)
+	g.follows++
+	return true, true
+}
+
+// change applies one change of the running list to g.inc; false when it
+// does not match what g.inc knows (then quick scans).
+func (g *DR) change(c *scheduler.Control, x *scheduler.RunChange) bool {
+	in := &g.inc
+	if int(x.Slot) >= len(g.seen) {
+		return false
+	}
+	t := &g.seen[x.Slot]
+	if !x.Insert {
+		if t.mark != in.mark || t.seq != x.Seq || t.procs != x.Procs {
+			return false
+		}
+		t.mark = in.mark - 1
+		in.n--
+		if t.steady {
+			in.sum -= t.w
+			in.abs -= math.Abs(t.w)
+			in.err += 0x1p-52 * (math.Abs(in.sum) + in.abs)
+		} else {
+			last := in.uns[len(in.uns)-1]
+			in.uns[t.ui] = last
+			g.seen[last].ui = t.ui
+			in.uns = in.uns[:len(in.uns)-1]
+		}
+		return true
+	}
+	if t.mark == in.mark {
+		return false
+	}
+	if t.seq != x.Seq || t.procs != x.Procs {
+		g.see(c, t, x.Slot, x.Seq, x.Procs)
+	}
+	t.mark = in.mark
+	in.n++
+	if t.steady {
+		in.sum += t.w
+		in.abs += math.Abs(t.w)
+		in.err += 0x1p-52 * (math.Abs(in.sum) + in.abs)
+	} else {
+		t.ui = int32(len(in.uns))
+		in.uns = append(in.uns, x.Slot)
+	}
+	in.fresh = append(in.fresh, x.Slot)
+	return true
+}
+
+// sortPending orders g.slots (and g.choice with them) as the running list
+// orders its entries: by estimated end, then start sequence number. They
+// are few.
+func (g *DR) sortPending(c *scheduler.Control) {
+	less := func(a, b int32) bool {
+		ea, eb := c.EstEnd(a), c.EstEnd(b)
+		return ea < eb || ea == eb && c.RunSeq(a) < c.RunSeq(b)
+	}
+	for i := 1; i < len(g.slots); i++ {
+		for j := i; j > 0 && less(g.slots[j], g.slots[j-1]); j-- {
+			g.slots[j], g.slots[j-1] = g.slots[j-1], g.slots[j]
+			g.choice[j], g.choice[j-1] = g.choice[j-1], g.choice[j]
+		}
+	}
+}
+
+// checkFollow (under Config.Check) compares follow's answer with scan's.
+func (g *DR) checkFollow(c *scheduler.Control, fit bool, capacity float64) {
+	slots, choice, steady := slices.Clone(g.slots), slices.Clone(g.choice), g.steady
+	if sfit := !(g.scan(c) > capacity); sfit != fit || steady != g.steady || fit && (!slices.Equal(slots, g.slots) || !slices.Equal(choice, g.choice)) {
+		c.Violate("dr: quick from the list's changes: fit %v %v %v steady %v, from the list: fit %v %v %v steady %v",
+			fit, slots, choice, steady, sfit, g.slots, g.choice, g.steady)
+	}
 }
 
 // drSeen is what quick knows of one run (a start of a job in a slot): the
@@ -396,61 +593,61 @@ type drSeen struct {
 	k, lv  int32
 	procs  int32
 	steady bool
+	mark   uint32 // drInc.mark while the run is in the list
+	ui     int32  // its index in drInc.uns when not steady
 }
 
-// see fills t for running entry r from the engine's job.
-func (g *DR) see(e *Engine, t *drSeen, r *runEntry) {
-	j := &e.jobs[r.slot]
-	*t = drSeen{seq: r.seq, procs: r.procs, lv: int32(j.level), k: int32(j.level), steady: true}
-	switch {
-	case j.fixed >= 0:
-		t.w = float64(j.procs) * j.pf * e.cfg.Apps[j.app].Levels[j.level].Power
-	case j.est > j.run && j.run >= 0:
+// see fills t for the run of slot s with start sequence number seq and
+// procs processors, from the engine's job.
+func (g *DR) see(c *scheduler.Control, t *drSeen, s int32, seq uint64, procs int32) {
+	app, lv := c.App(s), c.Level(s)
+	*t = drSeen{seq: seq, procs: procs, lv: int32(lv), k: int32(lv), steady: true, mark: t.mark, ui: t.ui}
+	switch est, run := c.Est(s), c.Work(s); {
+	case c.Fixed(s):
+		t.w = float64(c.JobProcs(s)) * c.PowerFactor(s) * c.Levels(app)[lv].Power
+	case est > run && run >= 0:
 		// 0 ≤ alpha ≤ 1, so est − alpha·run > 0: the least-energy level,
 		// as levelFor would say, without the division.
-		t.k = int32(g.best[j.app])
-		t.w = float64(j.procs) * j.pf * g.bestP[j.app]
+		t.k = int32(g.best[app])
+		t.w = float64(c.JobProcs(s)) * c.PowerFactor(s) * g.bestP[app]
 	default:
 		t.steady = false
 	}
 }
 
-// checkSeen (under Config.Check) verifies that t still describes running
-// entry r's job: the level it is at and, if steady, quick's power for it.
-func (g *DR) checkSeen(e *Engine, t *drSeen, r *runEntry) {
+// checkSeen (under Config.Check) verifies that t still describes the run:
+// the level it is at and, if steady, quick's power for it.
+func (g *DR) checkSeen(c *scheduler.Control, t *drSeen, s int32, seq uint64, procs int32) {
 	var u drSeen
-	g.see(e, &u, r)
+	g.see(c, &u, s, seq, procs)
 	if u.lv != t.lv || u.steady != t.steady || t.steady && (u.k != t.k || u.w != t.w) {
-		e.violate("dr: job %d: quick's record %+v, job now %+v", e.jobs[r.slot].id, *t, u)
+		id, _ := c.JobKey(s)
+		c.Violate("dr: job %d: quick's record %+v, job now %+v", id, *t, u)
 	}
 }
 
 // setLevel moves running slot s to level lv and keeps quick's record of
 // its level.
-func (g *DR) setLevel(c *Control, s int32, lv int) {
+func (g *DR) setLevel(c *scheduler.Control, s int32, lv int) {
 	c.SetLevel(s, lv)
 	if int(s) < len(g.seen) {
-		j := &c.e.jobs[s]
-		if t := &g.seen[s]; t.seq == j.startSeq {
-			t.lv = int32(j.level)
+		if t := &g.seen[s]; t.seq == c.RunSeq(s) {
+			t.lv = int32(c.Level(s))
 		}
 	}
 }
 
 // evict keeps the running jobs that maximise the energy already spent and
 // fit at their lowest power, and evicts the rest.
-func (g *DR) evict(c *Control) {
+func (g *DR) evict(c *scheduler.Control) {
+	g.inc.atK = false
 	g.wts, g.vals = g.wts[:0], g.vals[:0]
 	idle := c.IdleW()
 	for _, j := range g.jobs {
-		w := float64(j.procs)*(j.factor()*lowestPower(c.Levels(j.app), j)-idle) + c.e.jobs[j.slot].gpuW // gpuW: partition.go
-		if c.e.nl != nil {
-			w = c.e.evictWeight(j.slot, w) // nodeload.go: static power
-		}
-		g.wts = append(g.wts, w)
+		g.wts = append(g.wts, c.EvictWeight(j.slot, float64(j.procs)*(j.factor()*lowestPower(c.Levels(j.app), j)-idle)))
 		g.vals = append(g.vals, j.spent)
 	}
-	keep, _ := g.knap.Solve(g.wts, g.vals, c.Limit()-c.e.allIdleW(idle)) // partition.go
+	keep, _ := g.knap.Solve(g.wts, g.vals, c.Limit()-c.AllIdleW(idle))
 	for i, j := range g.jobs {
 		if !keep[i] {
 			c.Evict(j.slot)

@@ -1,4 +1,4 @@
-package scheduler
+package governor
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"drsim/powercap"
 	"drsim/results"
+	"drsim/scheduler"
 	"drsim/workloads"
 )
 
@@ -178,15 +179,15 @@ func TestDRCrossCheckRelax(t *testing.T) {
 
 // runDR simulates jobs under the dr governor with --check semantics and
 // returns the engine and the records by job ID.
-func runDR(t *testing.T, cfg Config, jobs ...workloads.Job) (*Engine, *energyRec) {
+func runDR(t *testing.T, cfg scheduler.Config, jobs ...workloads.Job) (*scheduler.Engine, *energyRec) {
 	t.Helper()
 	rec := &energyRec{byID: map[int64]results.Record{}}
 	cfg.Governor, cfg.Recorder, cfg.Check = &DR{}, rec, true
-	e, err := New(cfg)
+	e, err := scheduler.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.Run(context.Background(), &SliceSource{Jobs: jobs}); err != nil {
+	if err := e.Run(context.Background(), &scheduler.SliceSource{Jobs: jobs}); err != nil {
 		t.Fatal(err)
 	}
 	if e.Stats().NViolations > 0 {
@@ -206,7 +207,7 @@ func TestDRRetimingExact(t *testing.T) {
 	inf := math.Inf(1)
 	tests := []struct {
 		name        string
-		limits      []LimitStep
+		limits      []scheduler.LimitStep
 		end, energy float64
 	}{
 		// No limit: the top level, 100 s at 100 W.
@@ -214,19 +215,19 @@ func TestDRRetimingExact(t *testing.T) {
 		// A loose finite limit: the energy-optimal level 1 for the whole run,
 		// t = 100 × 1.5 (the job starts at level 0 and moves to 1 in the same
 		// instant, so no time is spent at 0). Energy 60 W × 150 s.
-		{"loose limit", []LimitStep{{0, 1e9}}, 150, 9000},
+		{"loose limit", []scheduler.LimitStep{{T: 0, W: 1e9}}, 150, 9000},
 		// 65 W: level 1 draws 60 + 10 idle = 70 > 65, so level 0: 250 s at 40 W.
-		{"tight limit", []LimitStep{{0, 65}}, 250, 10000},
+		{"tight limit", []scheduler.LimitStep{{T: 0, W: 65}}, 250, 10000},
 		// Level 1 for 75 s does half the work; the rest at the top takes 50 s.
 		// Energy 60×75 + 100×50.
-		{"lifted at 75", []LimitStep{{0, 1e9}, {75, inf}}, 125, 9500},
+		{"lifted at 75", []scheduler.LimitStep{{T: 0, W: 1e9}, {T: 75, W: inf}}, 125, 9500},
 		// Top for 40 s (0.4 done), level 0 from 40 to 140 (0.4 more: 100/250),
 		// then the top for the last 0.2: 20 s. Energy 100×40 + 40×100 + 100×20.
-		{"event 40-140", []LimitStep{{40, 65}, {140, inf}}, 160, 10000},
+		{"event 40-140", []scheduler.LimitStep{{T: 40, W: 65}, {T: 140, W: inf}}, 160, 10000},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, rec := runDR(t, Config{Procs: 2, Policy: "fcfs", Apps: threeLevels, IdleW: 10, Limits: tc.limits}, j(1, 0, 100, 1, 1000))
+			_, rec := runDR(t, scheduler.Config{Procs: 2, Policy: "fcfs", Apps: threeLevels, IdleW: 10, Limits: tc.limits}, j(1, 0, 100, 1, 1000))
 			r := rec.byID[1]
 			if math.Abs(r.End-tc.end) > 1e-9 || math.Abs(r.Energy-tc.energy) > 1e-6 {
 				t.Errorf("end %v energy %v, want %v %v", r.End, r.Energy, tc.end, tc.energy)
@@ -246,8 +247,8 @@ func TestDRRetimingExact(t *testing.T) {
 func TestDREvictionKeepsMostSpent(t *testing.T) {
 	for _, pol := range []string{"fcfs", "easy", "conservative"} {
 		t.Run(pol, func(t *testing.T) {
-			e, rec := runDR(t, Config{Procs: 2, Policy: pol, Apps: twoLevels, IdleW: 10,
-				Limits: []LimitStep{{50, 65}, {100, math.Inf(1)}}},
+			e, rec := runDR(t, scheduler.Config{Procs: 2, Policy: pol, Apps: twoLevels, IdleW: 10,
+				Limits: []scheduler.LimitStep{{T: 50, W: 65}, {T: 100, W: math.Inf(1)}}},
 				j(1, 0, 200, 1, 1000), j(2, 10, 100, 1, 1000))
 			a, b := rec.byID[1], rec.byID[2]
 			if a.End != 225 || a.Evictions != 0 || a.Energy != 20000 {
@@ -283,7 +284,7 @@ func TestPowerFeasibleReservations(t *testing.T) {
 		{"fcfs", "1:0-200 2:200-220 3:200-300 4:220-1220"},
 	} {
 		t.Run(tc.policy, func(t *testing.T) {
-			c := simulate(t, Config{Procs: 4, Policy: tc.policy, Apps: twoLevels, Governor: &DR{}, Limits: []LimitStep{{0, 150}}}, jobs...)
+			c := simulate(t, scheduler.Config{Procs: 4, Policy: tc.policy, Apps: twoLevels, Governor: &DR{}, Limits: []scheduler.LimitStep{{T: 0, W: 150}}}, jobs...)
 			if got := c.starts(); got != tc.starts {
 				t.Errorf("got  %s\nwant %s", got, tc.starts)
 			}
@@ -298,8 +299,8 @@ func TestDeferredReservation(t *testing.T) {
 	jobs := []workloads.Job{j(1, 0, 10, 4, 10), j(2, 0, 100, 1, 100)}
 	for _, pol := range []string{"easy", "conservative"} {
 		t.Run(pol, func(t *testing.T) {
-			c := simulate(t, Config{Procs: 4, Policy: pol, Apps: twoLevels, Governor: &DR{},
-				Limits: []LimitStep{{0, 150}, {500, math.Inf(1)}}}, jobs...)
+			c := simulate(t, scheduler.Config{Procs: 4, Policy: pol, Apps: twoLevels, Governor: &DR{},
+				Limits: []scheduler.LimitStep{{T: 0, W: 150}, {T: 500, W: math.Inf(1)}}}, jobs...)
 			if got, want := c.starts(), "1:500-510 2:0-200"; got != want {
 				t.Errorf("got %s, want %s", got, want)
 			}
@@ -328,17 +329,17 @@ func TestDRNeverExceedsLimit(t *testing.T) {
 			run := 1 + math.Floor(rng.ExpFloat64()*300)
 			jobs = append(jobs, j(int64(id+1), at, run, int64(1+rng.IntN(procs)), run*(1+3*rng.Float64())))
 		}
-		var lim []LimitStep
+		var lim []scheduler.LimitStep
 		for t := 0.0; t < at; t += 200 + math.Floor(rng.Float64()*2000) {
 			w := math.Inf(1)
 			if rng.IntN(2) == 0 {
 				w = peak * (0.2 + 0.8*rng.Float64())
 			}
-			lim = append(lim, LimitStep{t, w})
+			lim = append(lim, scheduler.LimitStep{T: t, W: w})
 		}
-		lim = append(lim, LimitStep{at + 1, math.Inf(1)})
+		lim = append(lim, scheduler.LimitStep{T: at + 1, W: math.Inf(1)})
 		for _, pol := range []string{"fcfs", "easy", "conservative"} {
-			e, rec := runDR(t, Config{Procs: procs, Policy: pol, Apps: tabs, AppOf: func(w *workloads.Job) int { return int(w.ID % 3) },
+			e, rec := runDR(t, scheduler.Config{Procs: procs, Policy: pol, Apps: tabs, AppOf: func(w *workloads.Job) int { return int(w.ID % 3) },
 				IdleW: 5, Limits: lim}, jobs...)
 			if len(rec.byID) != len(jobs) {
 				t.Fatalf("instance %d %s: %d of %d jobs finished", it, pol, len(rec.byID), len(jobs))
@@ -353,14 +354,16 @@ func TestDRNeverExceedsLimit(t *testing.T) {
 }
 
 // The governor's caches (the memo of quick's answer, the per-run records
-// quick reads, the previous levels as the knapsack's starting incumbent)
-// change nothing: on random instances with limits coming and going and
-// jobs running past their estimates (whose level depends on the time),
-// every job's record equals the one without them, under every policy; and
-// the memo did answer some Adjusts.
+// quick reads, its running sums kept from the list's changes, the previous
+// levels as the knapsack's starting incumbent) change nothing: on random
+// instances with limits coming and going and jobs running past their
+// estimates (whose level depends on the time), every job's record equals
+// the one without them, under every policy; the memo did answer some
+// Adjusts and quick some from the list's changes (each checked against a
+// walk of the list, as Config.Check does).
 func TestDRCachesChangeNothing(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 0))
-	skips := 0
+	skips, follows := 0, 0
 	for it := range 20 {
 		procs := 16 + rng.IntN(48)
 		tabs := randTables(rng, 3, 2+rng.IntN(6))
@@ -375,25 +378,25 @@ func TestDRCachesChangeNothing(t *testing.T) {
 			run := 1 + math.Floor(rng.ExpFloat64()*300)
 			jobs = append(jobs, j(int64(id+1), at, run, int64(1+rng.IntN(procs)), math.Ceil(run*(0.5+2*rng.Float64()))))
 		}
-		var lim []LimitStep
+		var lim []scheduler.LimitStep
 		for t := 0.0; t < at; t += 200 + math.Floor(rng.Float64()*2000) {
 			w := math.Inf(1)
 			if rng.IntN(3) > 0 {
 				w = peak * (0.2 + 0.8*rng.Float64())
 			}
-			lim = append(lim, LimitStep{t, w})
+			lim = append(lim, scheduler.LimitStep{T: t, W: w})
 		}
-		lim = append(lim, LimitStep{at + 1, math.Inf(1)})
+		lim = append(lim, scheduler.LimitStep{T: at + 1, W: math.Inf(1)})
 		for _, pol := range []string{"fcfs", "easy", "conservative"} {
 			var recs [2]map[int64]results.Record
 			for k, g := range []*DR{{}, {plain: true}} {
 				rec := &energyRec{byID: map[int64]results.Record{}}
-				e, err := New(Config{Procs: procs, Policy: pol, Apps: tabs, AppOf: func(w *workloads.Job) int { return int(w.ID % 3) },
+				e, err := scheduler.New(scheduler.Config{Procs: procs, Policy: pol, Apps: tabs, AppOf: func(w *workloads.Job) int { return int(w.ID % 3) },
 					IdleW: 5, Limits: lim, Governor: g, Recorder: rec, Check: true})
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := e.Run(context.Background(), &SliceSource{Jobs: jobs}); err != nil {
+				if err := e.Run(context.Background(), &scheduler.SliceSource{Jobs: jobs}); err != nil {
 					t.Fatal(err)
 				}
 				if e.Stats().NViolations > 0 {
@@ -402,6 +405,7 @@ func TestDRCachesChangeNothing(t *testing.T) {
 				recs[k] = rec.byID
 				if k == 0 {
 					skips += g.skips
+					follows += g.follows
 				}
 			}
 			if len(recs[0]) != len(jobs) || !reflect.DeepEqual(recs[0], recs[1]) {
@@ -417,7 +421,10 @@ func TestDRCachesChangeNothing(t *testing.T) {
 	if skips == 0 {
 		t.Error("the memo never answered an Adjust: the instances do not exercise it")
 	}
-	t.Logf("%d Adjusts answered by the memo", skips)
+	if follows == 0 {
+		t.Error("quick never followed the list's changes: the instances do not exercise it")
+	}
+	t.Logf("%d Adjusts answered by the memo, %d quick answers from the list's changes", skips, follows)
 }
 
 // In steady state the optimiser does not allocate.

@@ -1,9 +1,11 @@
-package scheduler
+package governor
 
 import (
 	"math"
+	"slices"
 
 	"drsim/powercap"
+	"drsim/scheduler"
 )
 
 // DRScale is the demand-response governor with malleable jobs
@@ -71,6 +73,7 @@ type DRScale struct {
 	seenSeq   uint64 // start sequence number at the last restore
 	pend      []int32
 	pendSeq   []int64 // job seq of each pend entry
+	run       runOrder
 
 	// Counters for tests and reports.
 	Solves, Infeasible, Shrinks, Grows int
@@ -80,7 +83,7 @@ type DRScale struct {
 // LevelStats reports the level problems solved so far.
 func (g *DRScale) LevelStats() LevelStats { return g.budget }
 
-var _ Governor = (*DRScale)(nil)
+var _ scheduler.Governor = (*DRScale)(nil)
 
 type origSize struct {
 	seq       int64
@@ -138,7 +141,7 @@ type scaleJob struct {
 
 	// what its options are computed from
 	lv               []powercap.Level
-	job              Job
+	job              scheduler.Job
 	o                origSize
 	rem, pause, idle float64
 
@@ -156,10 +159,10 @@ func (*DRScale) Name() string     { return "dr-scale" }
 func (*DRScale) PowerAware() bool { return true }
 
 // StartLevel is the top level outside DR events and level 0 inside.
-func (*DRScale) StartLevel(e *Engine, app int) int { return (&DR{}).StartLevel(e, app) }
+func (*DRScale) StartLevel(e *scheduler.Engine, app int) int { return (&DR{}).StartLevel(e, app) }
 
 // Adjust re-levels, resizes and if need be evicts the running jobs.
-func (g *DRScale) Adjust(c *Control) {
+func (g *DRScale) Adjust(c *scheduler.Control) {
 	if !c.InDR() {
 		if g.lowered {
 			g.restore(c)
@@ -193,15 +196,14 @@ func (g *DRScale) factor(app int, r float64) float64 {
 
 // info returns the requested size of running slot s (remembered from the
 // first time it was seen) and whether it is malleable.
-func (g *DRScale) info(c *Control, s int32) origSize {
+func (g *DRScale) info(c *scheduler.Control, s int32) origSize {
 	for int(s) >= len(g.orig) {
 		g.orig = append(g.orig, origSize{})
 	}
 	id, seq := c.JobKey(s)
 	o := g.orig[s]
 	if !o.ok || o.seq != seq {
-		j := &c.e.jobs[s]
-		o = origSize{seq: seq, n0: j.procs, malleable: g.Malleable != nil && g.Malleable(id) && j.fixed < 0, ok: true}
+		o = origSize{seq: seq, n0: c.JobProcs(s), malleable: g.Malleable != nil && g.Malleable(id) && !c.Fixed(s), ok: true}
 		g.orig[s] = o
 	}
 	return o
@@ -212,7 +214,7 @@ func (g *DRScale) info(c *Control, s int32) origSize {
 // first call after a DR event visits every running job; later ones only
 // the shrunk jobs still waiting to grow and the jobs started since (an
 // evicted job restarts at its shrunk size), in the same start order.
-func (g *DRScale) restore(c *Control) {
+func (g *DRScale) restore(c *scheduler.Control) {
 	checked := 0 // g.slots[:checked] are earlier pending jobs: check they still run
 	if !g.restoring {
 		g.slots = append(g.slots[:0], c.Running()...)
@@ -221,7 +223,7 @@ func (g *DRScale) restore(c *Control) {
 		checked = len(g.slots)
 		g.slots = c.StartedSince(g.seenSeq, g.slots)
 	}
-	g.seenSeq = c.e.startSeq
+	g.seenSeq = c.StartSeq()
 	pend := g.pend[:0]
 	for i, s := range g.slots {
 		if i < checked {
@@ -260,10 +262,10 @@ func (g *DRScale) restore(c *Control) {
 
 // collect reads the running jobs and finds every job's least-cost option;
 // the full option lists are built only when needed (build).
-func (g *DRScale) collect(c *Control) {
+func (g *DRScale) collect(c *scheduler.Control) {
 	g.jobs, g.opts, g.meta, g.built, g.empty = g.jobs[:0], g.opts[:0], g.meta[:0], false, false
 	idle := c.IdleW()
-	for _, s := range c.Running() {
+	for _, s := range g.run.slots(c) {
 		j := c.Job(s)
 		pause := g.ResizeCost
 		if c.Started(s) == c.Now() {
@@ -275,7 +277,7 @@ func (g *DRScale) collect(c *Control) {
 
 // addJob appends running job j (slot s) to g.jobs with its least-cost
 // option.
-func (g *DRScale) addJob(s int32, j Job, o origSize, lv []powercap.Level, pause, idle float64) {
+func (g *DRScale) addJob(s int32, j scheduler.Job, o origSize, lv []powercap.Level, pause, idle float64) {
 	g.jobs = append(g.jobs, scaleJob{slot: s, n0: o.n0, cur: j.Procs, app: j.App, lv: lv, job: j, o: o,
 		rem: max(0, j.Estimate-j.Done), pause: pause, idle: idle})
 	if g.options(&g.jobs[len(g.jobs)-1], false) == 0 { // built in place: no copy of the large value
@@ -362,7 +364,7 @@ func (g *DRScale) best(sj *scaleJob, sc *sizeCache) {
 
 // sizesOf returns slot s's candidate sizes and factors t(n)/t(cur),
 // computed when the job or its size changed.
-func (g *DRScale) sizesOf(s int32, j Job, o origSize, lv []powercap.Level) *sizeCache {
+func (g *DRScale) sizesOf(s int32, j scheduler.Job, o origSize, lv []powercap.Level) *sizeCache {
 	if g.sc == nil {
 		g.sc = make([]sizeCache, sizeCacheLen)
 	}
@@ -449,7 +451,7 @@ func (g *DRScale) sizes(o origSize, cur int, fixed bool) []int {
 
 // assign solves the problem for g.jobs and applies it; false (changing
 // nothing) when no choice fits.
-func (g *DRScale) assign(c *Control) bool {
+func (g *DRScale) assign(c *scheduler.Control) bool {
 	choice, ok := g.solve(c.Limit() - c.IdlePower())
 	if !ok {
 		return false
@@ -509,7 +511,7 @@ func (g *DRScale) solve(capacity float64) (choice []int, ok bool) {
 
 // evict keeps the running jobs that maximise the energy already spent and
 // fit at their least power (over sizes and levels), and evicts the rest.
-func (g *DRScale) evict(c *Control) {
+func (g *DRScale) evict(c *scheduler.Control) {
 	g.build()
 	g.wts, g.vals = g.wts[:0], g.vals[:0]
 	idle := c.IdleW()
@@ -528,4 +530,90 @@ func (g *DRScale) evict(c *Control) {
 			c.Evict(j.slot)
 		}
 	}
+}
+
+// runOrder keeps the running slots in start order from the running list's
+// changes (Control.RunChanges), so that collect does not sort them at
+// every call: a new run has the largest start sequence number so far and
+// goes last; a removed one leaves; a run removed and inserted again at
+// once (re-timed or resized) stays where it is. Anything else, or changes
+// not all known, and it reads Control.Running again.
+type runOrder struct {
+	ok   bool
+	ord  []int32  // slots in start order
+	seq  []uint64 // their start sequence numbers (0: removed, until compacted)
+	last uint64   // the largest start sequence number in ord
+	at   []int32  // per slot: the index in ord of the run in it
+}
+
+// slots returns the running slots in start order (Control.Running's
+// order); the slice is owned by o.
+func (o *runOrder) slots(c *scheduler.Control) []int32 {
+	ch, ok := c.RunChanges()
+	if ok && o.ok {
+		if ok = o.follow(ch); ok && c.Checking() && !slices.Equal(o.ord, c.Running()) {
+			c.Violate("dr-scale: running jobs in start order %v from the list's changes, %v from the list", o.ord, c.Running())
+		}
+	}
+	if !ok || !o.ok {
+		o.ord = append(o.ord[:0], c.Running()...)
+		o.seq, o.last = o.seq[:0], 0
+		for i, s := range o.ord {
+			q := c.RunSeq(s)
+			o.seq = append(o.seq, q)
+			o.last = max(o.last, q)
+			o.place(s, i)
+		}
+		o.ok = !c.Partitioned()
+	}
+	return o.ord
+}
+
+// place records that slot s's run is at index i of ord.
+func (o *runOrder) place(s int32, i int) {
+	for int(s) >= len(o.at) {
+		o.at = append(o.at, -1)
+	}
+	o.at[s] = int32(i)
+}
+
+// follow applies the changes ch to o.ord; false when it cannot.
+func (o *runOrder) follow(ch []scheduler.RunChange) bool {
+	removed := false
+	for i := 0; i < len(ch); i++ {
+		x := &ch[i]
+		if i+1 < len(ch) && !x.Insert && ch[i+1].Insert && ch[i+1].Slot == x.Slot && ch[i+1].Seq == x.Seq {
+			i++ // re-timed or resized in place
+			continue
+		}
+		if x.Insert {
+			if x.Seq <= o.last {
+				return false
+			}
+			o.place(x.Slot, len(o.ord))
+			o.ord, o.seq, o.last = append(o.ord, x.Slot), append(o.seq, x.Seq), x.Seq
+			continue
+		}
+		if int(x.Slot) >= len(o.at) {
+			return false
+		}
+		k := o.at[x.Slot]
+		if k < 0 || int(k) >= len(o.ord) || o.ord[k] != x.Slot || o.seq[k] != x.Seq {
+			return false
+		}
+		o.seq[k], o.at[x.Slot], removed = 0, -1, true
+	}
+	if removed {
+		k := 0
+		for i, s := range o.ord {
+			if o.seq[i] == 0 {
+				continue
+			}
+			o.ord[k], o.seq[k] = s, o.seq[i]
+			o.at[s] = int32(k)
+			k++
+		}
+		o.ord, o.seq = o.ord[:k], o.seq[:k]
+	}
+	return true
 }

@@ -1,9 +1,10 @@
-package scheduler
+package governor
 
 import (
 	"math"
 
 	"drsim/powercap"
+	"drsim/scheduler"
 )
 
 // Uniform is the hardware-only centre-wide cap (--powercap uniform), the
@@ -38,14 +39,15 @@ type Uniform struct {
 	Unreachable int
 }
 
-var _ Governor = (*Uniform)(nil)
+var _ scheduler.LimitLeveler = (*Uniform)(nil)
 
 func (*Uniform) Name() string     { return "uniform" }
 func (*Uniform) PowerAware() bool { return false }
+func (*Uniform) LimitLevels()     {}
 
 // StartLevel is the uniform cap's level of app under the limit in force.
-func (*Uniform) StartLevel(e *Engine, app int) int {
-	return UniformLevel(e.cfg.Apps[app].Levels, e.meter.Limit, e.cfg.Procs)
+func (*Uniform) StartLevel(e *scheduler.Engine, app int) int {
+	return UniformLevel(e.Levels(app), e.Limit(), e.Procs())
 }
 
 // UniformLevel returns the index of the highest level whose X is at most
@@ -67,37 +69,35 @@ func UniformLevel(levels []powercap.Level, limit float64, procs int) int {
 
 // Adjust moves running jobs to the uniform level after a limit change and,
 // with Config.Check, verifies the limit where it must hold.
-func (u *Uniform) Adjust(c *Control) {
-	e := c.e
-	lim := e.meter.Limit
+func (u *Uniform) Adjust(c *scheduler.Control) {
+	lim := c.Limit()
 	if !u.started || lim != u.lastLimit {
 		u.started, u.lastLimit = true, lim
 		for _, s := range c.Running() {
-			j := &e.jobs[s]
-			c.SetLevel(s, UniformLevel(e.cfg.Apps[j.app].Levels, lim, e.cfg.Procs))
+			c.SetLevel(s, UniformLevel(c.Levels(c.App(s)), lim, c.Procs()))
 		}
-		if !u.reachable(e, lim) {
+		if !u.reachable(c, lim) {
 			u.Unreachable++
 		}
 	}
-	if e.cfg.Check && !math.IsInf(lim, 1) && u.reachable(e, lim) && e.meter.Power() > lim*(1+1e-9)+1e-6 {
-		e.violate("uniform cap: power %.3f W above the limit %.3f W", e.meter.Power(), lim)
+	if c.Checking() && !math.IsInf(lim, 1) && u.reachable(c, lim) && c.Power() > lim*(1+1e-9)+1e-6 {
+		c.Violate("uniform cap: power %.3f W above the limit %.3f W", c.Power(), lim)
 	}
 }
 
 // reachable reports whether the uniform cap guarantees the limit: the
 // per-processor share is at least the idle power and every application's
 // lowest cap.
-func (u *Uniform) reachable(e *Engine, lim float64) bool {
+func (u *Uniform) reachable(c *scheduler.Control, lim float64) bool {
 	if math.IsInf(lim, 1) {
 		return true
 	}
-	c := lim / float64(e.cfg.Procs)
-	if c < e.cfg.IdleW {
+	x := lim / float64(c.Procs())
+	if x < c.IdleW() {
 		return false
 	}
-	for _, t := range e.cfg.Apps {
-		if t.Levels[0].X > c*(1+1e-12) || t.Levels[0].Power > c*(1+1e-12) {
+	for app := range c.Apps() {
+		if l := c.Levels(app)[0]; l.X > x*(1+1e-12) || l.Power > x*(1+1e-12) {
 			return false
 		}
 	}
