@@ -97,10 +97,7 @@
 // GPU keys are schema /2. docs/gpu.md has the formats, fits and errors.
 //
 // Solvers for choosing Levels under a power budget live in solve*.go and
-// knapsack*.go (sort_*.go: the exact MCKP's two sorts, Go's pdqsort
-// specialised to their element and order so that comparisons are inlined,
-// with the same results as slices.SortFunc); energy-to-solution
-// predictors in ets*.go.
+// knapsack*.go; energy-to-solution predictors in ets*.go.
 //
 // Read Example_calibrate first.
 package powercap

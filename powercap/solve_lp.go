@@ -1,6 +1,9 @@
 package powercap
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // lpBound evaluates the LP relaxation of the classes not yet added, over
 // their undominated options, or in the heavy-first search over their
@@ -61,7 +64,9 @@ func (b *lpBound) build(s *MCKP, classes [][]Option, sel, start []int32) {
 			b.absG += g
 		}
 	}
-	sortLpInc(b.incs) // slices.SortFunc(b.incs, lpCmp); (eff, class) is unique
+	slices.SortFunc(b.incs, func(x, y lpInc) int { // (eff, class) is unique
+		return descending(x.eff, y.eff, x.class, y.class)
+	})
 	n := len(b.incs)
 	b.tree = mckpResize(b.tree, n+1)
 	b.total = b.baseC

@@ -1,6 +1,9 @@
 package powercap
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // incumbent sets s.best to the cost of a feasible solution: the LP solution
 // rounded down (on each class's hull, the increments more efficient than λ
@@ -166,7 +169,9 @@ func (s *MCKP) order(classes [][]Option) {
 			s.ord = append(s.ord, int32(j))
 		}
 	}
-	sortByKey(s.ord[n:], s.key)
+	slices.SortFunc(s.ord[n:], func(a, b int32) int {
+		return descending(s.key[a], s.key[b], a, b)
+	})
 }
 
 // suffixes fills the suffix sums over processing positions that the search
@@ -210,5 +215,7 @@ func (s *MCKP) heavyFirst(classes [][]Option) {
 			s.key[j] = math.NaN()
 		}
 	}
-	sortByKey(s.ord, s.span)
+	slices.SortFunc(s.ord, func(a, b int32) int {
+		return descending(s.span[a], s.span[b], a, b)
+	})
 }
