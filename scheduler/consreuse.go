@@ -197,16 +197,20 @@ func (c *Conservative) reuse(v *View) (from int, rebuilt, ok bool) {
 	}
 	// The groups from g on, each searched again if D may lift it (its
 	// new certificate goes at the end of cert).
-	cand := len(e.wq.slots) - 1
+	cand, qg := len(e.wq.slots)-1, -1
 	for ; g < len(rs.groups); g++ {
 		gr := &rs.groups[g]
 		if !(gr.at > now) {
 			break
 		}
 		// Once no later job can start now, the rest is left to the
-		// pass, which defers it (Schedule's early end).
-		if cand = c.lastCandidate(v, i, cand); cand < i {
-			break
+		// pass, which defers it (Schedule's early end). Checked at each
+		// new group of the queue, as the pass does.
+		if i>>groupShift != qg {
+			qg = i >> groupShift
+			if cand = c.lastCandidate(v, i, cand); cand < i {
+				break
+			}
 		}
 		j, sj := c.walkGroup(v, gr, i, si)
 		if sj < 0 {
