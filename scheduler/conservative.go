@@ -53,6 +53,13 @@ import (
 // also start from the last start of the job's class in the pass
 // (classCache), not only of the previous job: the profile only loses
 // processors within a pass.
+//
+// After a finish, a keyed pass does not place every job again: it keeps
+// the reservations of the previous passes in queue order for as long as
+// the processors released early cannot move them earlier (each search
+// leaves a certificate of the steps that ruled out earlier starts), and
+// places from the first that may move as a rebuilt pass would
+// (consreuse.go; TestConservativeReuseKeepsSchedule).
 type Conservative struct {
 	// fast says the profile is bp, the processor-only one: no power limit
 	// was in force when it was built, so every headroom is +Inf and every
