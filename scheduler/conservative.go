@@ -53,6 +53,13 @@ import (
 // also start from the last start of the job's class in the pass
 // (classCache), not only of the previous job: the profile only loses
 // processors within a pass.
+//
+// After a finish, a keyed pass does not place every job again: it keeps
+// the reservations of the previous passes in queue order for as long as
+// the processors released early cannot move them earlier (each search
+// leaves a certificate of the steps that ruled out earlier starts), and
+// places from the first that may move as a rebuilt pass would
+// (consreuse.go; TestConservativeReuseKeepsSchedule).
 type Conservative struct {
 	// fast says the profile is bp, the processor-only one: no power limit
 	// was in force when it was built, so every headroom is +Inf and every
@@ -72,6 +79,10 @@ type Conservative struct {
 	// full turns off the early end of keyed passes (tests compare the
 	// two: the end and its deferrals must not change the schedule).
 	full bool
+	// noReuse turns off incremental passes (tests compare the two).
+	noReuse bool
+	rs      reuseState // consreuse.go
+	now     float64    // the time reservations are made from in this pass
 }
 
 // classRun is the last reservation made in a pass, shared by consecutive
@@ -104,6 +115,10 @@ func (c *Conservative) Schedule(v *View) {
 		quick = c.placeDeferred(v)
 	}
 	c.def.ok = false
+	c.now = v.Now
+	c.run = classRun{}
+	c.seen.next()
+	rebuilt := false
 	if quick {
 		if c.fast {
 			c.bp.advance(v.Now)
@@ -111,12 +126,14 @@ func (c *Conservative) Schedule(v *View) {
 			c.p.advance(v.Now)
 		}
 		from = v.NewFrom()
+	} else if f, rb, ok := c.reuse(v); ok {
+		from, rebuilt = f, rb
 	} else {
 		c.rebuild(v)
+		c.startRecording(v)
+		rebuilt = true
 	}
 	c.valid = true
-	c.run = classRun{}
-	c.seen.next()
 	suf := v.e.wq.suffixMinProcs(&c.suf)
 	// On the processor-only profile with estimates known at enqueue
 	// (View.estExact), a job's processors and estimate come from the wait
@@ -136,6 +153,7 @@ func (c *Conservative) Schedule(v *View) {
 			if cand = c.lastCandidate(v, i, cand); cand < i {
 				c.flush()
 				c.deferFrom(v, i, suf)
+				c.endPass(v, rebuilt)
 				return
 			}
 		}
@@ -152,16 +170,21 @@ func (c *Conservative) Schedule(v *View) {
 		if t == v.Now {
 			if !v.Fits(i) {
 				c.valid = false // reserved now but not started: recompute next time
-			} else {
-				v.Start(i)
+				c.rs.rec = false
+			} else if est := v.EstLow(i); v.Start(i) != t+est && c.rs.rec {
+				c.rs.rec = false // its profile entry is not its reservation (consreuse.go)
 			}
 		}
 		v.Reserve(i, t)
+		if c.rs.rec && t > v.Now {
+			c.rs.slots = append(c.rs.slots, v.e.wq.slots[i])
+		}
 		if keyed && t > v.Now {
 			i = c.extendRun(v, i, len(v.e.wq.slots), suf)
 		}
 	}
 	c.flush()
+	c.endPass(v, rebuilt)
 }
 
 // extendRun gives the live queue entries after position i (up to end)
@@ -194,6 +217,9 @@ func (c *Conservative) extendRun(v *View, i, end int, suf []int32) int {
 		r.left--
 		r.pending++
 		v.Reserve(j, r.at)
+		if c.rs.rec {
+			c.rs.slots = append(c.rs.slots, w.slots[j])
+		}
 		i = j
 	}
 	return i
@@ -327,9 +353,13 @@ func (c *Conservative) placeDeferred(v *View) bool {
 	}
 	c.run = classRun{}
 	c.seen.next()
+	c.now = d.at
 	for i := v.Next(pos, v.Total); i >= 0 && i < v.NewFrom(); i = v.Next(i+1, v.Total) {
 		t := c.placeFast(d.at, v.Procs(i), v.EstLow(i), 0)
 		v.Reserve(i, t)
+		if c.rs.rec && t > d.at {
+			c.rs.slots = append(c.rs.slots, w.slots[i])
+		}
 		i = c.extendRun(v, i, v.NewFrom(), nil)
 	}
 	c.flush()
@@ -402,6 +432,7 @@ func (c *Conservative) placeFast(now float64, procs int, est, power float64) flo
 		lb = at
 	}
 	c.flush()
+	c.rs.cert0 = int32(len(c.bp.cert))
 	t, low := c.bp.earliest(procs, est, lb)
 	c.seen.put(procs, est, t)
 	*r = classRun{ok: true, procs: procs, est: est, at: t}
@@ -472,6 +503,7 @@ func (c *Conservative) flush() {
 	r := &c.run
 	if r.pending > 0 {
 		c.bp.reserve(r.at, r.at+r.est, r.pending*r.procs)
+		c.recordGroup()
 		r.pending = 0
 	}
 	r.left = 0

@@ -49,6 +49,11 @@ type blockProfile struct {
 	// len(ord): none), as far as the search saw it; reserve uses them for
 	// its to when checks show they still do (firstAtOrAfter).
 	hitPos, hitK, endPos, endK int
+
+	// rec asks earliest to append its searches' certificates to cert
+	// (consreuse.go).
+	rec  bool
+	cert []certIv
 }
 
 // reset makes the profile a single step of free processors from now on.
@@ -381,7 +386,11 @@ func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
 		pos, k = p.locate(lb)
 	}
 	for {
+		fpos, fk := pos, k
 		pos, k = p.nextFit(pos, k, procs)
+		if p.rec && (pos != fpos || k != fk) {
+			p.certSkip(fpos, fk, pos, k, procs)
+		}
 		if pos < 0 {
 			return math.Inf(1), 0
 		}
@@ -391,6 +400,9 @@ func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
 		if mpos < 0 {
 			p.hitPos, p.hitK = pos, k
 			return start, low
+		}
+		if p.rec {
+			p.certStep(mpos, mk, procs)
 		}
 		// Step m is too full; no start before it can work.
 		pos, k = mpos, mk+1

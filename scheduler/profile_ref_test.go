@@ -271,3 +271,53 @@ func TestConservativeEarlyEndKeepsScheduleTraces(t *testing.T) {
 		}
 	}
 }
+
+// TestConservativeReuseKeepsSchedule compares conservative with the same
+// policy without incremental passes (every pass after a finish rebuilds
+// the profile and places every job again) on random workloads, in both
+// overrun rules, both queue orders, both pass modes and with node speed
+// variability (whose estimated ends differ from the reservations, which
+// turns reuse off): jobs.csv and the engine's counters must not change.
+func TestConservativeReuseKeepsSchedule(t *testing.T) {
+	scheduler.Policies["conservative-noreuse"] = scheduler.NewConservativeNoReuse
+	defer delete(scheduler.Policies, "conservative-noreuse")
+	specs := []sim.Spec{{}, {Overrun: "extend"}, {Order: "sef", Overrun: "extend"}, {Pass: "event"},
+		{NodeSpeedSD: 0.05}}
+	for seed := range 150 {
+		r := rand.New(rand.NewPCG(uint64(seed), 11))
+		tr := randomTrace(r, 300+r.IntN(500), 4+r.IntN(60))
+		for k, s := range specs {
+			s.Seed = uint64(seed + 1)
+			got, gst := jobsAndStats(t, s, "conservative", tr)
+			want, wst := jobsAndStats(t, s, "conservative-noreuse", tr)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("seed %d spec %d: jobs.csv differs from rebuilding at every finish", seed, k)
+			}
+			if gst != wst {
+				t.Fatalf("seed %d spec %d: stats %+v, rebuilding %+v", seed, k, gst, wst)
+			}
+		}
+	}
+}
+
+// TestConservativeReuseKeepsScheduleTraces is the same comparison on the
+// first 40,000 jobs of HPC2N, RICC and CEA-Curie.
+func TestConservativeReuseKeepsScheduleTraces(t *testing.T) {
+	scheduler.Policies["conservative-noreuse"] = scheduler.NewConservativeNoReuse
+	defer delete(scheduler.Policies, "conservative-noreuse")
+	for _, name := range []string{"HPC2N-2002-2.2-cln.swf.gz", "RICC-2010-2.swf.gz", "CEA-Curie-2011-2.1-cln.swf.gz"} {
+		path := sharedtest.Path(t, "traces/"+name)
+		for _, s := range []sim.Spec{{}, {Overrun: "extend"}} {
+			s.Trace, s.Jobs = path, 40000
+			tr, err := sim.Load(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, gst := jobsAndStats(t, s, "conservative", tr)
+			want, wst := jobsAndStats(t, s, "conservative-noreuse", tr)
+			if !bytes.Equal(got, want) || gst != wst {
+				t.Fatalf("%s overrun %q: differs from rebuilding at every finish (stats %v, %v)", name, s.Overrun, gst, wst)
+			}
+		}
+	}
+}

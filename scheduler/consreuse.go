@@ -1,0 +1,416 @@
+package scheduler
+
+import "math"
+
+// Incremental conservative passes.
+//
+// A finish makes conservative backfilling recompute every reservation
+// (View.Changed), but when a job ends before its estimate, the new pass's
+// profile differs from the one the previous pass placed on only by the
+// finished job's processors from now to its estimated end (D). The new
+// pass places the queue's first jobs exactly where the previous one did
+// as long as none of them can move earlier into D: the profile before
+// the k-th placement is then the old one plus D (jobs started by the old
+// pass hold in the new base what their reservations held), its old start
+// still fits, and any earlier start that now fits must use D's
+// processors. So a pass that reuses keeps the old profile (all the old
+// reservations), adds D, and checks the old placements in queue order;
+// at the first one that may move (or whose job is no longer where it
+// was), it takes back the reservations from there on and places the rest
+// as a rebuilt pass would, on the same profile.
+//
+// Whether a placement may move is decided from a certificate its search
+// left: the blocking steps it met, each with how many processors short of
+// the job it was (the deficit, a lower bound over a run of steps). Every
+// start before the placement's start was ruled out by one of them (starts
+// before the search's lower bound by the certificates of earlier
+// placements of the class, which are checked first). D lifts a step by at
+// most its processors on [now, end); a certificate none of whose steps D
+// can lift to the job's size still rules out every earlier start, so the
+// placement stands; otherwise it is placed again (possibly at the same
+// start). A kept placement's deficits are lowered by the lift, so they
+// stay bounds for the next pass.
+//
+// It is used only where the profile is the processor-only one with
+// estimates known at enqueue, without node power saving, node loads or
+// partitions, while every job a pass starts gets the estimated end its
+// reservation used (checked at each start), the running list changes
+// between passes only by removals (runLog) and the free processors are
+// accounted for by them.
+
+// runLog records, between two passes of a policy that asks for it, the
+// running jobs taken off the running list (estimated end and processors)
+// and whether anything else changed it (an insert or an in-place
+// update outside a pass).
+type runLog struct {
+	on    bool
+	other bool
+	rm    []runEntry
+}
+
+// removed logs a running job taken off the list.
+func (l *runLog) removed(estEnd float64, procs int) {
+	if l.on {
+		l.rm = append(l.rm, runEntry{estEnd: estEnd, procs: int32(procs)})
+	}
+}
+
+// certIv is one part of a placement's certificate: the profile's steps
+// over [x, y) all had at least def processors fewer than the job needs.
+type certIv struct {
+	x, y float64
+	def  int
+}
+
+// resGroup is one reservation of the profile: n jobs (not started) of
+// procs processors and estimate est from at, the jobs' slots ending at
+// slotEnd in reuseState.slots and the search's certificate at
+// [certFrom, certTo) of blockProfile.cert.
+type resGroup struct {
+	procs, n         int32
+	slotEnd          int32
+	certFrom, certTo int32
+	est, at          float64
+}
+
+// reuseState is what a pass leaves for the next one to reuse.
+type reuseState struct {
+	// rec says the groups describe every reservation the profile holds
+	// for queued jobs, in queue order.
+	rec    bool
+	groups []resGroup
+	slots  []int32
+	free   int        // View.Free() at the end of the last pass
+	blocks int        // the profile's blocks at the end of the last rebuilt pass
+	d      []runEntry // scratch: D, (end, processors) with end > now
+	dEnd   float64    // the last end in d
+	cert0  int32      // certificate start of the current run
+	cbuf   []certIv   // scratch: the kept groups' certificates
+}
+
+// reuseEligible reports whether the engine's setup lets passes reuse.
+func (c *Conservative) reuseEligible(v *View) bool {
+	e := v.e
+	return c.fast && !c.full && v.estExact() && e.np == nil && e.parts == nil && e.nl == nil
+}
+
+// startRecording begins the groups of a rebuilt profile.
+func (c *Conservative) startRecording(v *View) {
+	rs := &c.rs
+	rs.groups, rs.slots, c.bp.cert = rs.groups[:0], rs.slots[:0], c.bp.cert[:0]
+	rs.rec = c.reuseEligible(v)
+	c.bp.rec = rs.rec
+}
+
+// endPass leaves the state the next pass checks.
+func (c *Conservative) endPass(v *View, rebuilt bool) {
+	rs := &c.rs
+	if rebuilt {
+		rs.blocks = len(c.bp.ord)
+	}
+	rs.free = v.Free()
+	l := &v.e.rlog
+	l.rm, l.other, l.on = l.rm[:0], false, rs.rec
+}
+
+// reuse makes the profile that of a rebuilt pass with the recorded
+// groups' reservations made in queue order for as long as they stand,
+// and returns the queue position from which placing goes on (-1: none);
+// ok is false if the recorded groups cannot be used (the pass rebuilds
+// and places everything). The groups before the first one whose
+// certificate D may lift (or whose jobs moved) stand. The profile before
+// that one is had either from the kept profile (advanced, plus D, minus
+// the later groups' reservations) or by rebuilding it and making the
+// earlier groups' reservations, whichever takes fewer reservations. From
+// there on a group whose certificate D may lift is searched again
+// (recording a new certificate) and stands if it finds the same start.
+// The kept groups' starts are the class cache's lower bounds, as their
+// searches would have left them.
+func (c *Conservative) reuse(v *View) (from int, rebuilt, ok bool) {
+	rs, e := &c.rs, v.e
+	if c.noReuse || !rs.rec || !c.fast || e.rlog.other {
+		return 0, false, false
+	}
+	free := rs.free
+	for _, r := range e.rlog.rm {
+		free += int(r.procs)
+	}
+	if free != v.Free() {
+		return 0, false, false
+	}
+	now := v.Now
+	rs.d, rs.dEnd = rs.d[:0], now
+	for _, r := range e.rlog.rm {
+		if r.estEnd > now {
+			rs.d = append(rs.d, r)
+			rs.dEnd = math.Max(rs.dEnd, r.estEnd)
+		}
+	}
+	p := &c.bp
+	// The groups that stand without a search: g0 of them.
+	i := v.Next(0, v.Total)
+	g, si := 0, 0
+	for ; g < len(rs.groups); g++ {
+		gr := &rs.groups[g]
+		if !(gr.at > now) {
+			break
+		}
+		j, sj := c.walkGroup(v, gr, i, si)
+		if sj < 0 || len(rs.d) > 0 && c.lifted(gr, now) {
+			break
+		}
+		i, si = j, sj
+		c.seen.put(int(gr.procs), gr.est, gr.at)
+	}
+	if undo := len(rs.groups) - g; 2*undo > g+v.Running()/8 || len(p.ord) > 2*rs.blocks+8 {
+		c.rebuild(v)
+		if !c.fast {
+			return 0, false, false
+		}
+		for _, gr := range rs.groups[:g] {
+			p.reserve(gr.at, gr.at+gr.est, int(gr.n)*int(gr.procs))
+		}
+		rebuilt = true
+	} else {
+		p.advance(now)
+		for _, r := range rs.d {
+			p.reserve(now, r.estEnd, -int(r.procs))
+		}
+		for _, r := range rs.d {
+			p.mergeAt(r.estEnd)
+		}
+		for k := g; k < len(rs.groups); k++ {
+			gr := &rs.groups[k]
+			if end := gr.at + gr.est; end > now {
+				p.reserve(math.Max(gr.at, now), end, -int(gr.n)*int(gr.procs))
+			}
+		}
+		for k := g; k < len(rs.groups); k++ {
+			gr := &rs.groups[k]
+			if end := gr.at + gr.est; end > now {
+				if gr.at > now {
+					p.mergeAt(gr.at)
+				}
+				p.mergeAt(end)
+			}
+		}
+	}
+	// The groups from g on, each searched again if D may lift it (its
+	// new certificate goes at the end of cert).
+	cand, qg := len(e.wq.slots)-1, -1
+	for ; g < len(rs.groups); g++ {
+		gr := &rs.groups[g]
+		if !(gr.at > now) {
+			break
+		}
+		// Once no later job can start now, the rest is left to the
+		// pass, which defers it (Schedule's early end). Checked at each
+		// new group of the queue, as the pass does.
+		if i>>groupShift != qg {
+			qg = i >> groupShift
+			if cand = c.lastCandidate(v, i, cand); cand < i {
+				break
+			}
+		}
+		j, sj := c.walkGroup(v, gr, i, si)
+		if sj < 0 {
+			break
+		}
+		procs, est := int(gr.procs), gr.est
+		if len(rs.d) > 0 && c.lifted(gr, now) {
+			lb := now
+			if at, ok := c.seen.get(procs, est); ok {
+				lb = at
+			}
+			cf := len(p.cert)
+			t, _ := p.earliest(procs, est, lb)
+			if t != gr.at {
+				p.cert = p.cert[:cf]
+				break
+			}
+			gr.certFrom, gr.certTo = int32(cf), int32(len(p.cert))
+		}
+		c.seen.put(procs, est, gr.at)
+		p.reserve(gr.at, gr.at+est, int(gr.n)*procs)
+		i, si = j, sj
+	}
+	if g > 0 {
+		v.backfill = true // jobs were reserved before any start of this pass
+	}
+	rs.groups, rs.slots = rs.groups[:g], rs.slots[:si]
+	c.compactCert()
+	return i, rebuilt, true
+}
+
+// walkGroup checks that the live queue entries from position i on (as
+// View.Next walks them, skipping jobs larger than the machine) are gr's
+// jobs (their slots from si on), and returns the position after them and
+// the slot index after gr's, or sj < 0 if they are not.
+func (c *Conservative) walkGroup(v *View, gr *resGroup, i, si int) (j, sj int) {
+	w, slots, mp := &v.e.wq, c.rs.slots, int32(min(v.Total, math.MaxInt32-1))
+	n := len(w.slots)
+	for sj = si; sj < int(gr.slotEnd); sj++ {
+		if i < 0 || i >= n || w.slots[i] != slots[sj] {
+			return i, -1
+		}
+		for i++; i < n && w.procs[i] > mp; i++ {
+		}
+	}
+	return i, sj
+}
+
+// compactCert drops the certificates no group points to any more once
+// they are most of cert, keeping the groups' in their order.
+func (c *Conservative) compactCert() {
+	rs, p := &c.rs, &c.bp
+	live := 0
+	for _, gr := range rs.groups {
+		live += int(gr.certTo - gr.certFrom)
+	}
+	if len(p.cert) <= 2*live+4096 {
+		return
+	}
+	rs.cbuf = rs.cbuf[:0]
+	for k := range rs.groups {
+		gr := &rs.groups[k]
+		cf := len(rs.cbuf)
+		rs.cbuf = append(rs.cbuf, p.cert[gr.certFrom:gr.certTo]...)
+		gr.certFrom, gr.certTo = int32(cf), int32(len(rs.cbuf))
+	}
+	p.cert, rs.cbuf = rs.cbuf, p.cert[:0]
+}
+
+// lifted reports whether D may lift a step of gr's certificate to the
+// job's size, and otherwise lowers the certificate's deficits by what D
+// adds over each part. A certificate's parts are in time order, and D
+// adds nothing from its last end (rs.dEnd) on.
+func (c *Conservative) lifted(gr *resGroup, now float64) bool {
+	cert, d, dEnd := c.bp.cert[gr.certFrom:gr.certTo], c.rs.d, c.rs.dEnd
+	n := 0
+	for ; n < len(cert) && cert[n].x < dEnd; n++ {
+		iv := &cert[n]
+		if !(iv.y > now) {
+			continue
+		}
+		x := math.Max(iv.x, now)
+		add := 0
+		for _, r := range d {
+			if r.estEnd > x {
+				add += int(r.procs)
+			}
+		}
+		if add >= iv.def {
+			return true
+		}
+	}
+	// None: the group stands; its deficits shrink by the lift.
+	for k := range cert[:n] {
+		iv := &cert[k]
+		if !(iv.y > now) {
+			continue
+		}
+		x := math.Max(iv.x, now)
+		for _, r := range d {
+			if r.estEnd > x {
+				iv.def -= int(r.procs)
+			}
+		}
+	}
+	return false
+}
+
+// recordGroup records the run being flushed, if its jobs did not start.
+func (c *Conservative) recordGroup() {
+	r, rs := &c.run, &c.rs
+	if !rs.rec || !(r.at > c.now) {
+		return
+	}
+	rs.groups = append(rs.groups, resGroup{procs: int32(r.procs), n: int32(r.pending), slotEnd: int32(len(rs.slots)),
+		certFrom: rs.cert0, certTo: int32(len(c.bp.cert)), est: r.est, at: r.at})
+}
+
+// certSkip records that the steps from (pa, ka) up to (pb, kb) (pb < 0:
+// to the end) all had fewer than procs free processors: one part per
+// block, with the block's bound for a block skipped whole and the steps'
+// largest value otherwise.
+func (p *blockProfile) certSkip(pa, ka, pb, kb, procs int) {
+	for pos, k := pa, ka; pos < len(p.ord) && (pb < 0 || pos <= pb); pos, k = pos+1, 0 {
+		n, b, a := int(p.n[pos]), p.base(pos), p.add[pos]
+		end := n
+		if pos == pb {
+			end = kb
+		}
+		if k >= end {
+			break
+		}
+		y := math.Inf(1)
+		switch {
+		case end < n:
+			y = p.t[b+end]
+		case pos+1 < len(p.ord):
+			y = p.first[pos+1]
+		}
+		hi := p.hi[pos] + a
+		if k > 0 || end < n {
+			hi = math.MinInt
+			for _, v := range p.f[b+k : b+end] {
+				hi = max(hi, v+a)
+			}
+		}
+		p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: procs - hi})
+	}
+}
+
+// certStep records that step (pos, k) had fewer than procs free
+// processors.
+func (p *blockProfile) certStep(pos, k, procs int) {
+	b := p.base(pos)
+	y := math.Inf(1)
+	switch {
+	case k+1 < int(p.n[pos]):
+		y = p.t[b+k+1]
+	case pos+1 < len(p.ord):
+		y = p.first[pos+1]
+	}
+	p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: procs - p.value(pos, k)})
+}
+
+// mergeAt removes the step starting at t, if there is one after the
+// first and it has the value of the step before it.
+func (p *blockProfile) mergeAt(t float64) {
+	if !(t > p.first[0]) {
+		return
+	}
+	pos, k := p.locate(t)
+	b := p.base(pos)
+	if p.t[b+k] != t {
+		return
+	}
+	var prev int
+	if k > 0 {
+		prev = p.f[b+k-1] + p.add[pos]
+	} else {
+		pb := p.base(pos - 1)
+		prev = p.f[pb+int(p.n[pos-1])-1] + p.add[pos-1]
+	}
+	if p.f[b+k]+p.add[pos] != prev {
+		return
+	}
+	n := int(p.n[pos])
+	if n == 1 {
+		p.spare = append(p.spare, p.ord[pos])
+		p.ord = append(p.ord[:pos], p.ord[pos+1:]...)
+		p.first = append(p.first[:pos], p.first[pos+1:]...)
+		p.n = append(p.n[:pos], p.n[pos+1:]...)
+		p.add = append(p.add[:pos], p.add[pos+1:]...)
+		p.lo = append(p.lo[:pos], p.lo[pos+1:]...)
+		p.hi = append(p.hi[:pos], p.hi[pos+1:]...)
+		return
+	}
+	copy(p.t[b+k:b+n-1], p.t[b+k+1:b+n])
+	copy(p.f[b+k:b+n-1], p.f[b+k+1:b+n])
+	p.n[pos]--
+	if k == 0 {
+		p.first[pos] = p.t[b]
+	}
+}
