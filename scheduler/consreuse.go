@@ -35,21 +35,21 @@ import "math"
 // estimates known at enqueue, without node power saving, node loads or
 // partitions, while every job a pass starts gets the estimated end its
 // reservation used (checked at each start), the running list changes
-// between passes only by removals (runLog) and the free processors are
+// between passes only by removals (consLog) and the free processors are
 // accounted for by them.
 
-// runLog records, between two passes of a policy that asks for it, the
+// consLog records, between two passes of a policy that asks for it, the
 // running jobs taken off the running list (estimated end and processors)
 // and whether anything else changed it (an insert or an in-place
 // update outside a pass).
-type runLog struct {
+type consLog struct {
 	on    bool
 	other bool
 	rm    []runEntry
 }
 
 // removed logs a running job taken off the list.
-func (l *runLog) removed(estEnd float64, procs int) {
+func (l *consLog) removed(estEnd float64, procs int) {
 	if l.on {
 		l.rm = append(l.rm, runEntry{estEnd: estEnd, procs: int32(procs)})
 	}
