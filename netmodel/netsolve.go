@@ -10,10 +10,11 @@ type linkState struct {
 }
 
 // recompute solves max-min over the component's jobs, updates shares and
-// returns the ids of the jobs whose share changed.
-func (n *Network) recompute(comp []int64) []int32 {
+// returns the ids of the jobs whose share changed. With track, the solve
+// also finds how the jobs fall into connected pieces (split reads them).
+func (n *Network) recompute(comp []int64, track bool) []int32 {
 	rates := resize(n.rates, len(comp))
-	n.solve(comp, rates)
+	n.solve(comp, rates, track)
 	n.rates = rates
 	changed := n.changed[:0]
 	for f, c := range comp {
@@ -37,11 +38,22 @@ func (n *Network) recompute(comp []int64) []int32 {
 // flattened copy. Every job on a shared link of the component is in the
 // component, so a link starts at rem = c_l, lsum = linkLoad. Same
 // operations in the same order as the former solver, so the same rates.
-func (n *Network) solve(comp []int64, rates []float64) {
+//
+// With track, the first pass also unites the jobs that share a link
+// (n.uf, by solve index; n.classes counts the classes): the walk a remove
+// needs to see how its component split, at the cost of one store per link.
+func (n *Network) solve(comp []int64, rates []float64, track bool) {
 	ls := n.ls
 	st := n.nextStamp()
 	s := &n.mm
 	s.heap = s.heap[:0]
+	uf := n.uf[:0]
+	if track {
+		for f := range comp {
+			uf = append(uf, int32(f))
+		}
+		n.uf, n.classes = uf, len(comp)
+	}
 	for f, c := range comp {
 		j := &n.jobs[int32(c)]
 		if j.dirty {
@@ -51,19 +63,25 @@ func (n *Network) solve(comp []int64, rates []float64) {
 			rates[f] = j.priv // no shared link: nothing ever lowers its level
 			continue
 		}
+		// A link's state starts from the network's totals, so the level
+		// read here is the one a separate pass after setting every link
+		// would read: nothing freezes before the first pop.
+		lv := j.priv
+		rf := int32(f) // the root of f's class (f is a root until its turn)
 		for _, l := range j.shared {
 			if n.linkStamp[l] != st {
 				n.linkStamp[l] = st
+				n.owner[l] = int32(f)
 				bw, sum := n.bw[l], n.linkLoad[l]
 				ls[l] = linkState{bw, sum, bw / sum}
+			} else if track {
+				rf = n.unite(rf, n.owner[l])
+			}
+			if v := ls[l].lvl; v < lv || v != v {
+				lv = v
 			}
 		}
-	}
-	// Every shared link is set before any level is read.
-	for f, c := range comp {
-		if j := &n.jobs[int32(c)]; len(j.shared) > 0 {
-			s.push(mmItem{levelOf(j.priv, j.shared, ls), int32(f)})
-		}
+		s.push(mmItem{lv, int32(f)})
 	}
 	for len(s.heap) > 0 {
 		it := s.pop()

@@ -119,13 +119,14 @@ type Network struct {
 	// walk and solve scratch, reused across calls (netsolve.go)
 	linkStamp []uint32    // per link: stamp of the last walk or solve to mark it
 	ls        []linkState // per link: the solve's state (valid on the solved component's shared links)
-	jobStamp  []uint32    // per job index: stamp of the last walk to reach it
 	compStamp []uint32    // per component: stamp of the last join to reach it
 	stamp     uint32
 	mm        mmScratch
-	queue     []int32
-	comp      []int64 // id<<32 | index, sorted: the jobs to solve, in id order
-	pieces    []int32 // scratch: component ids a remove left
+	owner     []int32 // per link: the first job (solve index) the solve saw on it
+	uf        []int32 // per solve index: union-find parent (remove solves)
+	classes   int     // the number of union-find classes after a remove solve
+	pieceComp []int32 // per solve index of a class root: the class's component
+	pieces    []int32 // scratch: component ids an add joins
 	changed   []int32
 	route     []int32
 	flows     []Flow
@@ -168,6 +169,7 @@ func (n *Network) denseOf(l int32) int32 {
 	n.linkLoad = append(n.linkLoad, 0)
 	n.count = append(n.count, 0)
 	n.linkStamp = append(n.linkStamp, 0)
+	n.owner = append(n.owner, 0)
 	n.ls = append(n.ls, linkState{})
 	return d
 }
@@ -277,7 +279,6 @@ func (n *Network) alloc(job int32) int32 {
 	} else {
 		k = int32(len(n.jobs))
 		n.jobs = append(n.jobs, netJob{})
-		n.jobStamp = append(n.jobStamp, 0)
 	}
 	j := &n.jobs[k]
 	*j = netJob{id: job, comp: -1, links: j.links[:0], load: j.load[:0], pos: j.pos[:0], shared: j.shared[:0], coef: j.coef[:0], share: 1, alone: math.Inf(1)}
@@ -299,7 +300,7 @@ func (n *Network) insert(k int32) []int32 {
 	}
 	n.idx[j.id] = k
 	n.classify(j)
-	changed := n.recompute(n.join(k))
+	changed := n.recompute(n.join(k), false)
 	if id := j.id; !slices.Contains(changed, id) {
 		changed = append(changed, id)
 		slices.Sort(changed)
@@ -319,7 +320,6 @@ func (n *Network) Remove(job int32) []int32 {
 	delete(n.idx, job)
 	n.free = append(n.free, k)
 	j := &n.jobs[k]
-	seeds := n.queue[:0]
 	for i, l := range j.links {
 		// Swap-delete k's entry; the moved entry's job learns its new place.
 		lj := n.linkJobs[l]
@@ -334,17 +334,16 @@ func (n *Network) Remove(job int32) []int32 {
 		if len(lj) == 1 {
 			n.nowPrivate(lj[0], l)
 		}
-		for _, u := range lj {
-			seeds = append(seeds, u.k)
-		}
 	}
-	j.id = -1
-	n.queue = seeds
-	comp := n.split(k, seeds)
+	c := j.comp
+	comp := n.leave(k)
+	j.id, j.comp = -1, -1
 	if comp == nil {
 		return nil
 	}
-	return n.recompute(comp)
+	changed := n.recompute(comp, true)
+	n.split(c, comp)
+	return changed
 }
 
 // classify recomputes which of j's links are shared and the bound of its
