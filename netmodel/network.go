@@ -111,6 +111,8 @@ type Network struct {
 	linkLoad []float64   // per link: Σ flows of its jobs (an integer, so exact in any order)
 	count    []int32     // scratch: flows per link while adding a job
 	cache    []routeEntry
+	pairs    []pairRoute // routes of node pairs (netroute.go)
+	pool     []int32     // their dense links
 
 	// components (netcomp.go): members of each, id<<32 | index sorted
 	comps    [][]int64
@@ -250,9 +252,7 @@ func (n *Network) Add(job int32, flows []Flow) ([]int32, error) {
 			n.free = append(n.free, k)
 			return nil, fmt.Errorf("netmodel: job %d flow %d→%d: node out of range [0,%d)", job, f.Src, f.Dst, n.t.nodes)
 		}
-		n.route = n.t.Route(f.Src, f.Dst, n.route[:0])
-		for _, gl := range n.route {
-			l := n.denseOf(gl)
+		for _, l := range n.routeDense(f.Src, f.Dst) {
 			if n.count[l] == 0 {
 				j.links = append(j.links, l)
 			}
