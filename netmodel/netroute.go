@@ -15,7 +15,7 @@ type pairRoute struct {
 }
 
 const (
-	pairCacheBits = 14      // 16,384 pairs, direct-mapped
+	pairCacheBits = 16      // 65,536 pairs (1 MB), direct-mapped
 	pairPoolMax   = 1 << 22 // dense links held (16 MB); then the cache starts over
 )
 
