@@ -47,6 +47,7 @@ func (n *Network) solve(comp []int64, rates []float64, track bool) {
 	st := n.nextStamp()
 	s := &n.mm
 	s.heap = s.heap[:0]
+	nan := !n.finite
 	uf := n.uf[:0]
 	if track {
 		for f := range comp {
@@ -77,17 +78,21 @@ func (n *Network) solve(comp []int64, rates []float64, track bool) {
 			} else if track {
 				rf = n.unite(rf, n.owner[l])
 			}
-			if v := ls[l].lvl; v < lv || v != v {
+			if v := ls[l].lvl; v < lv || (nan && v != v) {
 				lv = v
 			}
 		}
 		s.push(mmItem{lv, int32(f)})
 	}
+	level := levelOf // called, not inlined: the loop below keeps its registers
+	if n.finite {
+		level = levelFinite
+	}
 	for len(s.heap) > 0 {
 		it := s.pop()
 		f := it.link
 		j := &n.jobs[int32(comp[f])]
-		lv := levelOf(j.priv, j.shared, ls)
+		lv := level(j.priv, j.shared, ls)
 		if lv > it.key*(1+1e-12) {
 			s.push(mmItem{lv, f})
 			continue
@@ -109,6 +114,19 @@ func (n *Network) solve(comp []int64, rates []float64, track bool) {
 			}
 		}
 	}
+}
+
+// levelFinite is levelOf where no level is NaN: on a network whose link
+// bandwidths are all finite (Network.finite), every level is finite, +Inf
+// (a link without unfrozen jobs) or a finite bound minus a finite product,
+// so the NaN test of levelOf never fires and is left out.
+func levelFinite(lv float64, links []int32, ls []linkState) float64 {
+	for _, l := range links {
+		if v := ls[l].lvl; v < lv {
+			lv = v
+		}
+	}
+	return lv
 }
 
 // levelOf is level with each link's rem/load read from its lvl (+Inf

@@ -97,10 +97,11 @@ func appendJobFlows(out []Flow, nodes []int32, pat Pattern) []Flow {
 // their link lists reused when a slot is reused, so the hot path does not
 // allocate. Not safe for concurrent use.
 type Network struct {
-	t    *Topology
-	idx  map[int32]int32 // job id → index in jobs
-	jobs []netJob
-	free []int32 // unused indices of jobs
+	t      *Topology
+	finite bool            // every link bandwidth is finite: no level is ever NaN (netsolve.go)
+	idx    map[int32]int32 // job id → index in jobs
+	jobs   []netJob
+	free   []int32 // unused indices of jobs
 	// Links are numbered densely in the order the network first routes
 	// over them (dense maps a topology link to that number, −1: not yet),
 	// and every per-link array below is indexed by that number: a machine
@@ -155,7 +156,11 @@ func NewNetwork(t *Topology) *Network {
 	for i := range dense {
 		dense[i] = -1
 	}
-	return &Network{t: t, idx: map[int32]int32{}, dense: dense, cache: make([]routeEntry, routeCacheSize)}
+	finite := true
+	for _, l := range t.links {
+		finite = finite && !math.IsInf(l.BW, 0) && !math.IsNaN(l.BW)
+	}
+	return &Network{t: t, idx: map[int32]int32{}, dense: dense, cache: make([]routeEntry, routeCacheSize), finite: finite}
 }
 
 // denseOf returns the dense number of topology link l, numbering it on
