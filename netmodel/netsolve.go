@@ -21,7 +21,7 @@ func (n *Network) recompute(comp []int64, track bool) []int32 {
 		j := &n.jobs[int32(c)]
 		share := 1.0
 		if len(j.links) > 0 {
-			share = math.Min(1, rates[f]/j.alone)
+			share = min(1, rates[f]/j.alone) // builtin min: math.Min's rules, inlined
 		}
 		if math.Abs(share-j.share) > 1e-12*j.share {
 			changed = append(changed, j.id)
@@ -68,15 +68,17 @@ func (n *Network) solve(comp []int64, rates []float64, track bool) {
 		// read here is the one a separate pass after setting every link
 		// would read: nothing freezes before the first pop.
 		lv := j.priv
-		rf := int32(f) // the root of f's class (f is a root until its turn)
+		rf := int32(f)    // the root of f's class (f is a root until its turn)
+		last := int32(-1) // the owner last united with f: links in a row often share one
 		for _, l := range j.shared {
 			if n.linkStamp[l] != st {
 				n.linkStamp[l] = st
 				n.owner[l] = int32(f)
 				bw, sum := n.bw[l], n.linkLoad[l]
 				ls[l] = linkState{bw, sum, bw / sum}
-			} else if track {
-				rf = n.unite(rf, n.owner[l])
+			} else if o := n.owner[l]; track && o != last {
+				last = o
+				rf = n.unite(rf, o)
 			}
 			if v := ls[l].lvl; v < lv || (nan && v != v) {
 				lv = v

@@ -270,7 +270,7 @@ func (n *Network) Add(job int32, flows []Flow) ([]int32, error) {
 		load := float64(n.count[l])
 		j.load = append(j.load, load)
 		n.count[l] = 0
-		j.alone = math.Min(j.alone, n.bw[l]/load)
+		j.alone = min(j.alone, n.bw[l]/load) // builtin min: math.Min's rules, inlined
 	}
 	return n.insert(k), nil
 }
@@ -294,17 +294,26 @@ func (n *Network) alloc(job int32) int32 {
 // recomputes its component; see Add.
 func (n *Network) insert(k int32) []int32 {
 	j := &n.jobs[k]
+	// classify(j) in the same pass: a link is shared once k joins it iff
+	// another job was on it.
+	j.shared, j.coef, j.priv, j.dirty = j.shared[:0], j.coef[:0], math.Inf(1), false
 	for i, l := range j.links {
 		lj := n.linkJobs[l]
 		if len(lj) == 1 {
 			n.nowShared(lj[0], l)
 		}
+		load := j.load[i]
+		if len(lj) > 0 {
+			j.shared = append(j.shared, l)
+			j.coef = append(j.coef, load)
+		} else if v := n.bw[l] / load; v < j.priv { // as classify
+			j.priv = v
+		}
 		j.pos = append(j.pos, int32(len(lj)))
-		n.linkJobs[l] = append(lj, linkUse{k, int32(j.load[i]), int32(i)})
-		n.linkLoad[l] += j.load[i]
+		n.linkJobs[l] = append(lj, linkUse{k, int32(load), int32(i)})
+		n.linkLoad[l] += load
 	}
 	n.idx[j.id] = k
-	n.classify(j)
 	changed := n.recompute(n.join(k), false)
 	if id := j.id; !slices.Contains(changed, id) {
 		changed = append(changed, id)
