@@ -95,7 +95,10 @@ func (n *Network) solve(comp []int64, rates []float64, track bool) {
 		f := it.link
 		j := &n.jobs[int32(comp[f])]
 		lv := level(j.priv, j.shared, ls)
-		if lv > it.key*(1+1e-12) {
+		// A raised level goes back on the heap, unless it would be the next
+		// pop: then that pop would read the same level and freeze it, so
+		// freeze it now.
+		if lv > it.key*(1+1e-12) && len(s.heap) > 0 && !(mmItem{lv, f}).less(s.heap[0]) {
 			s.push(mmItem{lv, f})
 			continue
 		}
