@@ -81,8 +81,15 @@ func appendJobFlows(out []Flow, nodes []int32, pat Pattern) []Flow {
 // sets are independent), and report the jobs whose share changed. The
 // components are kept between calls (netcomp.go): an add joins the
 // components of the jobs on the new job's shared links without walking
-// them, and only a remove walks, from the removed job's neighbours, to
-// find how its component split.
+// them, and a remove learns how its component split from a union-find that
+// the solve of the rest of the component builds in its first pass.
+//
+// Why solves are not skipped: a job's ratio is re-priced when a solve moves
+// its share by more than 1e-12 relative, so which jobs are re-priced
+// depends on every intermediate solve, not only on the last (sub-1e-12
+// moves do occur: hundreds per run on each trace); merging a remove's solve
+// into the next add's would change which jobs are re-priced. What is cut
+// instead is the work per solve and per route (netroute.go).
 //
 // Private links: a link that carries one job only bounds that job at the
 // constant c_l/a_jl (nothing else is ever subtracted from it), so each job
