@@ -76,9 +76,11 @@ func (n *Network) solve(comp []int64, rates []float64, track bool) {
 				n.owner[l] = int32(f)
 				bw, sum := n.bw[l], n.linkLoad[l]
 				ls[l] = linkState{bw, sum, bw / sum}
-			} else if o := n.owner[l]; track && o != last {
-				last = o
-				rf = n.unite(rf, o)
+			} else if track {
+				if o := n.owner[l]; o != last {
+					last = o
+					rf = n.unite(rf, o)
+				}
 			}
 			if v := ls[l].lvl; v < lv || (nan && v != v) {
 				lv = v
