@@ -155,32 +155,3 @@ func TestNetworkMatchesFromScratch(t *testing.T) {
 		}
 	}
 }
-
-// TestRouteDense checks the pair route cache against routing afresh: on
-// every preset, 3 × 2^16 random node pairs (so that pairs collide in the
-// direct-mapped table and are routed again) must give the topology's
-// route, link by link, in the network's dense numbering.
-func TestRouteDense(t *testing.T) {
-	for _, name := range PresetNames() {
-		tp := mustPreset(t, name)
-		n := NewNetwork(tp)
-		rng := rand.New(rand.NewPCG(uint64(len(name)), 11))
-		var route []int32
-		for i := 0; i < 3<<pairCacheBits; i++ {
-			a, b := int32(rng.IntN(tp.Nodes())), int32(rng.IntN(tp.Nodes()))
-			if i%3 == 2 { // a pair seen before: a hit, unless evicted since
-				a, b = int32(i%97), int32(i%89)
-			}
-			got := slices.Clone(n.routeDense(a, b))
-			route = tp.Route(a, b, route[:0])
-			if len(got) != len(route) {
-				t.Fatalf("%s: route %d→%d has %d links, cached %d", name, a, b, len(route), len(got))
-			}
-			for k, gl := range route {
-				if got[k] != n.denseOf(gl) {
-					t.Fatalf("%s: route %d→%d link %d: dense %d, cached %d", name, a, b, k, n.denseOf(gl), got[k])
-				}
-			}
-		}
-	}
-}

@@ -89,7 +89,7 @@ func appendJobFlows(out []Flow, nodes []int32, pat Pattern) []Flow {
 // depends on every intermediate solve, not only on the last (sub-1e-12
 // moves do occur: hundreds per run on each trace); merging a remove's solve
 // into the next add's would change which jobs are re-priced. What is cut
-// instead is the work per solve and per route (netroute.go).
+// instead is the work per solve.
 //
 // Private links: a link that carries one job only bounds that job at the
 // constant c_l/a_jl (nothing else is ever subtracted from it), so each job
@@ -119,8 +119,6 @@ type Network struct {
 	linkLoad []float64   // per link: Σ flows of its jobs (an integer, so exact in any order)
 	count    []int32     // scratch: flows per link while adding a job
 	cache    []routeEntry
-	pairs    []pairRoute // routes of node pairs (netroute.go)
-	pool     []int32     // their dense links
 
 	// components (netcomp.go): members of each, id<<32 | index sorted
 	comps    [][]int64
@@ -264,7 +262,9 @@ func (n *Network) Add(job int32, flows []Flow) ([]int32, error) {
 			n.free = append(n.free, k)
 			return nil, fmt.Errorf("netmodel: job %d flow %d→%d: node out of range [0,%d)", job, f.Src, f.Dst, n.t.nodes)
 		}
-		for _, l := range n.routeDense(f.Src, f.Dst) {
+		n.route = n.t.Route(f.Src, f.Dst, n.route[:0])
+		for _, gl := range n.route {
+			l := n.denseOf(gl)
 			if n.count[l] == 0 {
 				j.links = append(j.links, l)
 			}
