@@ -10,9 +10,11 @@ import "slices"
 // An add only joins: the new job's component is the union of the
 // components of the jobs on its shared links, found from those links' job
 // lists without walking the components. A remove may split a component,
-// and deletions are what union-find cannot undo, so it walks from the
-// removed job's neighbours and relabels each piece it finds; every member
-// but the removed job is reachable from one of them.
+// and deletions are what union-find cannot undo; but the remove has to
+// solve the rest of the component anyway, and that solve's first pass
+// visits every shared link of every member, so it builds a fresh
+// union-find over the members as it goes (first job seen on a link ↔ each
+// later one), and split relabels the pieces from it.
 
 // join puts the inserted job k into the union of its neighbours'
 // components and returns that component's members (owned by n).
@@ -66,64 +68,81 @@ func (n *Network) join(k int32) []int64 {
 	return dst
 }
 
-// split takes the removed job k out of its component and relabels the
-// pieces it leaves, walking from seeds (the jobs that were on k's links,
-// duplicates allowed). It returns the jobs of all pieces, sorted (in
-// n.comp): solving them together gives each piece's rates, since no link
-// joins two pieces. nil when k shared no link.
-func (n *Network) split(k int32, seeds []int32) []int64 {
-	old := n.jobs[k].comp
-	n.jobs[k].comp = -1
-	if len(seeds) == 0 {
-		n.dropComp(old) // k was alone
+// leave takes job k out of its component's member list and returns the
+// members left (owned by n, sorted), nil when k was alone (it shared no
+// link). The caller solves them with tracking, then calls split.
+func (n *Network) leave(k int32) []int64 {
+	j := &n.jobs[k]
+	c := j.comp
+	members := n.comps[c]
+	i, ok := slices.BinarySearch(members, int64(j.id)<<32|int64(k))
+	if !ok {
+		panic("netmodel: job not in its component")
+	}
+	members = slices.Delete(members, i, i+1)
+	n.comps[c] = members
+	if len(members) == 0 {
+		n.dropComp(c)
 		return nil
 	}
-	st := n.nextStamp()
-	comp := n.comp[:0]
-	npieces := 0
-	for _, s := range seeds {
-		if n.jobStamp[s] == st {
+	return members
+}
+
+// split relabels the pieces of component c (members comp, sorted) that the
+// last tracked solve found: the piece of comp[0] stays c, each other piece
+// gets a component of its own. Taking members in order keeps every piece
+// sorted. Solving the pieces together gave each its own rates, since no
+// link joins two pieces and the solver's pops restricted to one piece keep
+// their (level, id) order.
+func (n *Network) split(c int32, comp []int64) {
+	if n.classes == 1 {
+		return
+	}
+	uf := n.uf
+	pc := resize(n.pieceComp, len(comp))
+	n.pieceComp = pc
+	w := 0
+	for f, m := range comp {
+		r := find(uf, int32(f))
+		if r == 0 {
+			comp[w] = m
+			w++
 			continue
 		}
-		n.jobStamp[s] = st
-		start := len(comp)
-		comp = append(comp, int64(n.jobs[s].id)<<32|int64(s))
-		// Breadth-first over the shared links, comp[start:] as the queue.
-		for q := start; q < len(comp); q++ {
-			j := &n.jobs[int32(comp[q])]
-			if j.dirty {
-				n.classify(j)
-			}
-			for _, l := range j.shared {
-				if n.linkStamp[l] == st {
-					continue
-				}
-				n.linkStamp[l] = st
-				for _, u := range n.linkJobs[l] {
-					if o := u.k; n.jobStamp[o] != st {
-						n.jobStamp[o] = st
-						comp = append(comp, int64(n.jobs[o].id)<<32|int64(o))
-					}
-				}
-			}
+		if r == int32(f) {
+			pc[f] = n.newComp()
 		}
-		piece := comp[start:]
-		slices.Sort(piece)
-		c := old
-		if npieces > 0 {
-			c = n.newComp()
-		}
-		npieces++
-		n.comps[c] = append(n.comps[c][:0], piece...)
-		for _, m := range piece {
-			n.jobs[int32(m)].comp = c
-		}
+		d := pc[r]
+		n.comps[d] = append(n.comps[d], m)
+		n.jobs[int32(m)].comp = d
 	}
-	if npieces > 1 {
-		slices.Sort(comp)
+	n.comps[c] = comp[:w]
+}
+
+// unite joins the union-find class whose root is r with the class of
+// solve index b and returns the joined class's root, its least index.
+func (n *Network) unite(r, b int32) int32 {
+	rb := find(n.uf, b)
+	switch {
+	case rb == r:
+		return r
+	case rb < r:
+		n.uf[r] = rb
+		r = rb
+	default:
+		n.uf[rb] = r
 	}
-	n.comp = comp
-	return comp
+	n.classes--
+	return r
+}
+
+// find returns the root of x's class, halving the path.
+func find(uf []int32, x int32) int32 {
+	for uf[x] != x {
+		uf[x] = uf[uf[x]]
+		x = uf[x]
+	}
+	return x
 }
 
 // newComp returns an unused, empty component.
@@ -149,7 +168,6 @@ func (n *Network) nextStamp() uint32 {
 	n.stamp++
 	if n.stamp == 0 { // wrapped: clear the stamps once every 2³² walks
 		clear(n.linkStamp)
-		clear(n.jobStamp)
 		clear(n.compStamp)
 		n.stamp = 1
 	}

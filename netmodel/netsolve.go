@@ -10,17 +10,18 @@ type linkState struct {
 }
 
 // recompute solves max-min over the component's jobs, updates shares and
-// returns the ids of the jobs whose share changed.
-func (n *Network) recompute(comp []int64) []int32 {
+// returns the ids of the jobs whose share changed. With track, the solve
+// also finds how the jobs fall into connected pieces (split reads them).
+func (n *Network) recompute(comp []int64, track bool) []int32 {
 	rates := resize(n.rates, len(comp))
-	n.solve(comp, rates)
+	n.solve(comp, rates, track)
 	n.rates = rates
 	changed := n.changed[:0]
 	for f, c := range comp {
 		j := &n.jobs[int32(c)]
 		share := 1.0
 		if len(j.links) > 0 {
-			share = math.Min(1, rates[f]/j.alone)
+			share = min(1, rates[f]/j.alone) // builtin min: math.Min's rules, inlined
 		}
 		if math.Abs(share-j.share) > 1e-12*j.share {
 			changed = append(changed, j.id)
@@ -37,11 +38,23 @@ func (n *Network) recompute(comp []int64) []int32 {
 // flattened copy. Every job on a shared link of the component is in the
 // component, so a link starts at rem = c_l, lsum = linkLoad. Same
 // operations in the same order as the former solver, so the same rates.
-func (n *Network) solve(comp []int64, rates []float64) {
+//
+// With track, the first pass also unites the jobs that share a link
+// (n.uf, by solve index; n.classes counts the classes): the walk a remove
+// needs to see how its component split, at the cost of one store per link.
+func (n *Network) solve(comp []int64, rates []float64, track bool) {
 	ls := n.ls
 	st := n.nextStamp()
 	s := &n.mm
 	s.heap = s.heap[:0]
+	nan := !n.finite
+	uf := n.uf[:0]
+	if track {
+		for f := range comp {
+			uf = append(uf, int32(f))
+		}
+		n.uf, n.classes = uf, len(comp)
+	}
 	for f, c := range comp {
 		j := &n.jobs[int32(c)]
 		if j.dirty {
@@ -51,26 +64,43 @@ func (n *Network) solve(comp []int64, rates []float64) {
 			rates[f] = j.priv // no shared link: nothing ever lowers its level
 			continue
 		}
+		// A link's state starts from the network's totals, so the level
+		// read here is the one a separate pass after setting every link
+		// would read: nothing freezes before the first pop.
+		lv := j.priv
+		rf := int32(f)    // the root of f's class (f is a root until its turn)
+		last := int32(-1) // the owner last united with f: links in a row often share one
 		for _, l := range j.shared {
 			if n.linkStamp[l] != st {
 				n.linkStamp[l] = st
+				n.owner[l] = int32(f)
 				bw, sum := n.bw[l], n.linkLoad[l]
 				ls[l] = linkState{bw, sum, bw / sum}
+			} else if track {
+				if o := n.owner[l]; o != last {
+					last = o
+					rf = n.unite(rf, o)
+				}
+			}
+			if v := ls[l].lvl; v < lv || (nan && v != v) {
+				lv = v
 			}
 		}
+		s.push(mmItem{lv, int32(f)})
 	}
-	// Every shared link is set before any level is read.
-	for f, c := range comp {
-		if j := &n.jobs[int32(c)]; len(j.shared) > 0 {
-			s.push(mmItem{levelOf(j.priv, j.shared, ls), int32(f)})
-		}
+	level := levelOf // called, not inlined: the loop below keeps its registers
+	if n.finite {
+		level = levelFinite
 	}
 	for len(s.heap) > 0 {
 		it := s.pop()
 		f := it.link
 		j := &n.jobs[int32(comp[f])]
-		lv := levelOf(j.priv, j.shared, ls)
-		if lv > it.key*(1+1e-12) {
+		lv := level(j.priv, j.shared, ls)
+		// A raised level goes back on the heap, unless it would be the next
+		// pop: then that pop would read the same level and freeze it, so
+		// freeze it now.
+		if lv > it.key*(1+1e-12) && len(s.heap) > 0 && !(mmItem{lv, f}).less(s.heap[0]) {
 			s.push(mmItem{lv, f})
 			continue
 		}
@@ -91,6 +121,19 @@ func (n *Network) solve(comp []int64, rates []float64) {
 			}
 		}
 	}
+}
+
+// levelFinite is levelOf where no level is NaN: on a network whose link
+// bandwidths are all finite (Network.finite), every level is finite, +Inf
+// (a link without unfrozen jobs) or a finite bound minus a finite product,
+// so the NaN test of levelOf never fires and is left out.
+func levelFinite(lv float64, links []int32, ls []linkState) float64 {
+	for _, l := range links {
+		if v := ls[l].lvl; v < lv {
+			lv = v
+		}
+	}
+	return lv
 }
 
 // levelOf is level with each link's rem/load read from its lvl (+Inf

@@ -81,8 +81,15 @@ func appendJobFlows(out []Flow, nodes []int32, pat Pattern) []Flow {
 // sets are independent), and report the jobs whose share changed. The
 // components are kept between calls (netcomp.go): an add joins the
 // components of the jobs on the new job's shared links without walking
-// them, and only a remove walks, from the removed job's neighbours, to
-// find how its component split.
+// them, and a remove learns how its component split from a union-find that
+// the solve of the rest of the component builds in its first pass.
+//
+// Why solves are not skipped: a job's ratio is re-priced when a solve moves
+// its share by more than 1e-12 relative, so which jobs are re-priced
+// depends on every intermediate solve, not only on the last (sub-1e-12
+// moves do occur: hundreds per run on each trace); merging a remove's solve
+// into the next add's would change which jobs are re-priced. What is cut
+// instead is the work per solve.
 //
 // Private links: a link that carries one job only bounds that job at the
 // constant c_l/a_jl (nothing else is ever subtracted from it), so each job
@@ -97,10 +104,11 @@ func appendJobFlows(out []Flow, nodes []int32, pat Pattern) []Flow {
 // their link lists reused when a slot is reused, so the hot path does not
 // allocate. Not safe for concurrent use.
 type Network struct {
-	t    *Topology
-	idx  map[int32]int32 // job id → index in jobs
-	jobs []netJob
-	free []int32 // unused indices of jobs
+	t      *Topology
+	finite bool            // every link bandwidth is finite: no level is ever NaN (netsolve.go)
+	idx    map[int32]int32 // job id → index in jobs
+	jobs   []netJob
+	free   []int32 // unused indices of jobs
 	// Links are numbered densely in the order the network first routes
 	// over them (dense maps a topology link to that number, −1: not yet),
 	// and every per-link array below is indexed by that number: a machine
@@ -119,13 +127,14 @@ type Network struct {
 	// walk and solve scratch, reused across calls (netsolve.go)
 	linkStamp []uint32    // per link: stamp of the last walk or solve to mark it
 	ls        []linkState // per link: the solve's state (valid on the solved component's shared links)
-	jobStamp  []uint32    // per job index: stamp of the last walk to reach it
 	compStamp []uint32    // per component: stamp of the last join to reach it
 	stamp     uint32
 	mm        mmScratch
-	queue     []int32
-	comp      []int64 // id<<32 | index, sorted: the jobs to solve, in id order
-	pieces    []int32 // scratch: component ids a remove left
+	owner     []int32 // per link: the first job (solve index) the solve saw on it
+	uf        []int32 // per solve index: union-find parent (remove solves)
+	classes   int     // the number of union-find classes after a remove solve
+	pieceComp []int32 // per solve index of a class root: the class's component
+	pieces    []int32 // scratch: component ids an add joins
 	changed   []int32
 	route     []int32
 	flows     []Flow
@@ -152,7 +161,11 @@ func NewNetwork(t *Topology) *Network {
 	for i := range dense {
 		dense[i] = -1
 	}
-	return &Network{t: t, idx: map[int32]int32{}, dense: dense, cache: make([]routeEntry, routeCacheSize)}
+	finite := true
+	for _, l := range t.links {
+		finite = finite && !math.IsInf(l.BW, 0) && !math.IsNaN(l.BW)
+	}
+	return &Network{t: t, idx: map[int32]int32{}, dense: dense, cache: make([]routeEntry, routeCacheSize), finite: finite}
 }
 
 // denseOf returns the dense number of topology link l, numbering it on
@@ -168,6 +181,7 @@ func (n *Network) denseOf(l int32) int32 {
 	n.linkLoad = append(n.linkLoad, 0)
 	n.count = append(n.count, 0)
 	n.linkStamp = append(n.linkStamp, 0)
+	n.owner = append(n.owner, 0)
 	n.ls = append(n.ls, linkState{})
 	return d
 }
@@ -263,7 +277,7 @@ func (n *Network) Add(job int32, flows []Flow) ([]int32, error) {
 		load := float64(n.count[l])
 		j.load = append(j.load, load)
 		n.count[l] = 0
-		j.alone = math.Min(j.alone, n.bw[l]/load)
+		j.alone = min(j.alone, n.bw[l]/load) // builtin min: math.Min's rules, inlined
 	}
 	return n.insert(k), nil
 }
@@ -277,7 +291,6 @@ func (n *Network) alloc(job int32) int32 {
 	} else {
 		k = int32(len(n.jobs))
 		n.jobs = append(n.jobs, netJob{})
-		n.jobStamp = append(n.jobStamp, 0)
 	}
 	j := &n.jobs[k]
 	*j = netJob{id: job, comp: -1, links: j.links[:0], load: j.load[:0], pos: j.pos[:0], shared: j.shared[:0], coef: j.coef[:0], share: 1, alone: math.Inf(1)}
@@ -288,18 +301,27 @@ func (n *Network) alloc(job int32) int32 {
 // recomputes its component; see Add.
 func (n *Network) insert(k int32) []int32 {
 	j := &n.jobs[k]
+	// classify(j) in the same pass: a link is shared once k joins it iff
+	// another job was on it.
+	j.shared, j.coef, j.priv, j.dirty = j.shared[:0], j.coef[:0], math.Inf(1), false
 	for i, l := range j.links {
 		lj := n.linkJobs[l]
 		if len(lj) == 1 {
 			n.nowShared(lj[0], l)
 		}
+		load := j.load[i]
+		if len(lj) > 0 {
+			j.shared = append(j.shared, l)
+			j.coef = append(j.coef, load)
+		} else if v := n.bw[l] / load; v < j.priv { // as classify
+			j.priv = v
+		}
 		j.pos = append(j.pos, int32(len(lj)))
-		n.linkJobs[l] = append(lj, linkUse{k, int32(j.load[i]), int32(i)})
-		n.linkLoad[l] += j.load[i]
+		n.linkJobs[l] = append(lj, linkUse{k, int32(load), int32(i)})
+		n.linkLoad[l] += load
 	}
 	n.idx[j.id] = k
-	n.classify(j)
-	changed := n.recompute(n.join(k))
+	changed := n.recompute(n.join(k), false)
 	if id := j.id; !slices.Contains(changed, id) {
 		changed = append(changed, id)
 		slices.Sort(changed)
@@ -319,7 +341,6 @@ func (n *Network) Remove(job int32) []int32 {
 	delete(n.idx, job)
 	n.free = append(n.free, k)
 	j := &n.jobs[k]
-	seeds := n.queue[:0]
 	for i, l := range j.links {
 		// Swap-delete k's entry; the moved entry's job learns its new place.
 		lj := n.linkJobs[l]
@@ -334,17 +355,16 @@ func (n *Network) Remove(job int32) []int32 {
 		if len(lj) == 1 {
 			n.nowPrivate(lj[0], l)
 		}
-		for _, u := range lj {
-			seeds = append(seeds, u.k)
-		}
 	}
-	j.id = -1
-	n.queue = seeds
-	comp := n.split(k, seeds)
+	c := j.comp
+	comp := n.leave(k)
+	j.id, j.comp = -1, -1
 	if comp == nil {
 		return nil
 	}
-	return n.recompute(comp)
+	changed := n.recompute(comp, true)
+	n.split(c, comp)
+	return changed
 }
 
 // classify recomputes which of j's links are shared and the bound of its

@@ -332,7 +332,13 @@ func (a refItem) less(b refItem) bool {
 // the private-link solver must not move a single rounding.
 func TestNetworkMatchesReference(t *testing.T) {
 	ring := mustBuild(t, Spec{Kind: "torus", Dims: []int{6, 5}, LinkGBs: 1, DimGBs: []float64{1, 0.5}})
-	tops := []*Topology{ring}
+	// An infinite bandwidth takes the solver's NaN-aware level path
+	// (Network.finite false); the presets take the finite one.
+	inf := mustBuild(t, Spec{Kind: "torus", Dims: []int{6, 5}, LinkGBs: 1, DimGBs: []float64{math.Inf(1), 0.5}})
+	tops := []*Topology{ring, inf}
+	if NewNetwork(inf).finite || !NewNetwork(ring).finite {
+		t.Fatal("Network.finite: want false with an infinite link, true without")
+	}
 	for _, name := range PresetNames() {
 		tops = append(tops, mustPreset(t, name))
 	}
