@@ -70,9 +70,16 @@ for t in $traces; do
 		n=$((n + 1))
 		d=""
 		cmp -s "$work/old.rc" "$work/new.rc" || d="$d exit($(cat "$work/old.rc")→$(cat "$work/new.rc"))"
-		# A run that fails on both sides compares nothing: it is a failure too.
+		# A run that fails compares no outputs: the same refusal on both
+		# sides (a topology too small for the trace) is said as such, any
+		# other failure is a difference.
+		refused=""
 		if [ "$(cat "$work/old.rc")" != 0 ] || [ "$(cat "$work/new.rc")" != 0 ]; then
-			d="$d failed($(head -c 300 "$work/new.stderr"))"
+			if cmp -s "$work/old.rc" "$work/new.rc" && cmp -s "$work/old.stderr" "$work/new.stderr"; then
+				refused=" (both refused: $(tail -n 1 "$work/new.stderr" | head -c 200))"
+			else
+				d="$d stderr($(tail -n 1 "$work/new.stderr" | head -c 200))"
+			fi
 		fi
 		cmp -s "$work/old.stdout" "$work/new.stdout" || d="$d stdout"
 		for f in jobs.csv power.csv; do
@@ -87,7 +94,7 @@ for t in $traces; do
 			echo "DIFF $base $name:$d"
 			fail=1
 		else
-			echo "same $base $name"
+			echo "same $base $name$refused"
 		fi
 	done
 done
