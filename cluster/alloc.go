@@ -103,6 +103,27 @@ func (f *freeList) take(i int, lo, n int32) {
 	f.free -= int(n)
 }
 
+// takeNode takes need free processors in [lo, hi) (a node's processors,
+// which must have that many free), lowest first, and appends them to dst,
+// extending its last range where they continue it.
+func (f *freeList) takeNode(lo, hi, need int32, dst []Range) []Range {
+	for need > 0 {
+		i := sort.Search(len(f.runs), func(i int) bool { return f.runs[i].Hi > lo })
+		r := f.runs[i] // the node has need free processors at or after lo
+		s := max(r.Lo, lo)
+		take := min(min(r.Hi, hi)-s, need)
+		f.take(i, s, take)
+		if m := len(dst); m > 0 && dst[m-1].Hi == s {
+			dst[m-1].Hi = s + take
+		} else {
+			dst = append(dst, Range{s, s + take})
+		}
+		need -= take
+		lo = s + take
+	}
+	return dst
+}
+
 // Release returns rs to the free list, coalescing neighbours. A job that
 // holds several ranges in ascending order (a scattered allocation) is
 // merged in one linear pass instead of one insertion per range.

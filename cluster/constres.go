@@ -1,7 +1,5 @@
 package cluster
 
-import "sort"
-
 // NodeTake is the cores a job takes on one node.
 type NodeTake struct{ Node, Cores int32 }
 
@@ -138,21 +136,7 @@ func (c *ConsTres) Alloc(n int, dst []Range) ([]Range, bool) {
 		return dst, false
 	}
 	for _, t := range c.pick {
-		lo, hi := t.Node*c.cores, (t.Node+1)*c.cores
-		for need := t.Cores; need > 0; {
-			i := sort.Search(len(c.runs), func(i int) bool { return c.runs[i].Hi > lo })
-			r := c.runs[i] // the node has need free processors at or after lo
-			s := max(r.Lo, lo)
-			take := min(min(r.Hi, hi)-s, need)
-			c.take(i, s, take)
-			if m := len(dst); m > 0 && dst[m-1].Hi == s {
-				dst[m-1].Hi = s + take
-			} else {
-				dst = append(dst, Range{s, s + take})
-			}
-			need -= take
-			lo = s + take
-		}
+		dst = c.takeNode(t.Node*c.cores, (t.Node+1)*c.cores, t.Cores, dst)
 		c.nodes[t.Node] -= t.Cores
 	}
 	return dst, true

@@ -1,7 +1,5 @@
 package cluster
 
-import "sort"
-
 // Gres is the placement of a shared-core partition whose nodes have GPUs,
 // the way Slurm's select/cons_tres (CR_Core) places a job's cores and its
 // gres/gpu per node:
@@ -117,21 +115,7 @@ func (g *Gres) AllocNodes(k, perNode, gpus int, dst []Range) ([]Range, bool) {
 			continue
 		}
 		k--
-		lo, hi := int32(n)*g.cores, int32(n+1)*g.cores
-		for need := int32(perNode); need > 0; {
-			i := sort.Search(len(g.runs), func(i int) bool { return g.runs[i].Hi > lo })
-			r := g.runs[i] // the node has need free processors at or after lo
-			s := max(r.Lo, lo)
-			take := min(min(r.Hi, hi)-s, need)
-			g.take(i, s, take)
-			if m := len(dst); m > 0 && dst[m-1].Hi == s {
-				dst[m-1].Hi = s + take
-			} else {
-				dst = append(dst, Range{s, s + take})
-			}
-			need -= take
-			lo = s + take
-		}
+		dst = g.takeNode(int32(n)*g.cores, int32(n+1)*g.cores, int32(perNode), dst)
 		g.freeCores[n] -= int32(perNode)
 		g.freeGPUs[n] -= int32(gpus)
 		g.gpuFree -= gpus
