@@ -427,7 +427,7 @@ func (pl *bfPlan) scan(procs int, dur float64, from float64) float64 {
 	n := len(pl.at)
 	k0 := 0
 	if from > pl.at[0] {
-		k0 = pl.search(from)
+		k0 = searchSteps(pl.at, from)
 	}
 	at, free := pl.at[:n], pl.free[:n]
 	for k := k0; k < n; k++ {
@@ -501,7 +501,7 @@ func (pl *bfPlan) takeLow(from, to float64, procs int, until float64) int {
 
 // split makes t a step boundary and returns its index.
 func (pl *bfPlan) split(t float64) int {
-	k := pl.search(t) // first step at or after t
+	k := searchSteps(pl.at, t) // first step at or after t
 	if k < len(pl.at) && pl.at[k] == t {
 		return k
 	}
@@ -519,14 +519,14 @@ func (pl *bfPlan) insert(k int, t float64, free int) {
 	pl.at[k], pl.free[k] = t, free
 }
 
-// search returns the index of the first step starting at or after t
-// (slices.BinarySearch without its NaN-aware comparisons: no NaN reaches a
-// plan).
-func (pl *bfPlan) search(t float64) int {
-	lo, hi := 0, len(pl.at)
+// searchSteps returns the index of the first of the ascending step times
+// at starting at or after t (slices.BinarySearch without its NaN-aware
+// comparisons: no NaN reaches a plan). Both backfill plans use it.
+func searchSteps(at []float64, t float64) int {
+	lo, hi := 0, len(at)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if pl.at[m] < t {
+		if at[m] < t {
 			lo = m + 1
 		} else {
 			hi = m

@@ -322,7 +322,7 @@ func (pl *nodePlan) earliest(procs int, dur float64) float64 {
 	if math.IsInf(lb, 1) {
 		return lb
 	}
-	k0 := pl.search(lb)
+	k0 := searchSteps(pl.at, lb)
 	t := math.Inf(1)
 	for k := k0; k < len(pl.at) && pl.at[k] < pl.end; k++ {
 		if m := pl.short(k, procs, dur); m >= 0 {
@@ -360,20 +360,6 @@ func (pl *nodePlan) short(k, procs int, dur float64) int {
 		}
 	}
 	return last
-}
-
-// search returns the index of the first step starting at or after t.
-func (pl *nodePlan) search(t float64) int {
-	lo, hi := 0, len(pl.at)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if pl.at[m] < t {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
 }
 
 // split makes t a step boundary (t at or after the first step) and returns
