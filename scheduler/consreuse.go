@@ -35,25 +35,9 @@ import "math"
 // estimates known at enqueue, without node power saving, node loads or
 // partitions, while every job a pass starts gets the estimated end its
 // reservation used (checked at each start), the running list changes
-// between passes only by removals (consLog) and the free processors are
-// accounted for by them.
-
-// consLog records, between two passes of a policy that asks for it, the
-// running jobs taken off the running list (estimated end and processors)
-// and whether anything else changed it (an insert or an in-place
-// update outside a pass).
-type consLog struct {
-	on    bool
-	other bool
-	rm    []runEntry
-}
-
-// removed logs a running job taken off the list.
-func (l *consLog) removed(estEnd float64, procs int) {
-	if l.on {
-		l.rm = append(l.rm, runEntry{estEnd: estEnd, procs: int32(procs)})
-	}
-}
+// between passes only by removals (read from the running list's change
+// log, runLog, through conservative's own cursor) and the free processors
+// are accounted for by them.
 
 // certIv is one part of a placement's certificate: the profile's steps
 // over [x, y) all had at least def processors fewer than the job needs.
@@ -109,8 +93,7 @@ func (c *Conservative) endPass(v *View, rebuilt bool) {
 		rs.blocks = len(c.bp.ord)
 	}
 	rs.free = v.Free()
-	l := &v.e.rlog
-	l.rm, l.other, l.on = l.rm[:0], false, rs.rec
+	v.e.runs.consFollow(rs.rec)
 }
 
 // reuse makes the profile that of a rebuilt pass with the recorded
@@ -128,22 +111,28 @@ func (c *Conservative) endPass(v *View, rebuilt bool) {
 // searches would have left them.
 func (c *Conservative) reuse(v *View) (from int, rebuilt, ok bool) {
 	rs, e := &c.rs, v.e
-	if c.noReuse || !rs.rec || !c.fast || e.rlog.other {
+	if c.noReuse || !rs.rec || !c.fast {
 		return 0, false, false
 	}
+	// The list's changes since the last pass (which followed them, as
+	// rs.rec): removals only, else the profile is not the old one plus D.
+	ch := e.runs.consChanges()
 	free := rs.free
-	for _, r := range e.rlog.rm {
-		free += int(r.procs)
+	for k := range ch {
+		if r := &ch[k]; r.Insert || r.InPlace {
+			return 0, false, false
+		}
+		free += int(ch[k].Procs)
 	}
 	if free != v.Free() {
 		return 0, false, false
 	}
 	now := v.Now
 	rs.d, rs.dEnd = rs.d[:0], now
-	for _, r := range e.rlog.rm {
-		if r.estEnd > now {
-			rs.d = append(rs.d, r)
-			rs.dEnd = math.Max(rs.dEnd, r.estEnd)
+	for k := range ch {
+		if r := &ch[k]; r.EstEnd > now {
+			rs.d = append(rs.d, runEntry{estEnd: r.EstEnd, procs: r.Procs})
+			rs.dEnd = math.Max(rs.dEnd, r.EstEnd)
 		}
 	}
 	p := &c.bp

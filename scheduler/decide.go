@@ -51,7 +51,6 @@ func (e *Engine) passPool() {
 // insertRunning adds slot to the running list with its current estimated
 // end, processors and power.
 func (e *Engine) insertRunning(slot int32) {
-	e.rlog.other = true // consreuse.go
 	e.runs.insert(e.runEntry(slot))
 	if e.parts != nil {
 		e.partRunning(0, slot)
@@ -65,7 +64,6 @@ func (e *Engine) removeRunning(slot int32) {
 	if !e.runs.remove(j.estEnd, j.startSeq) {
 		panic("scheduler: running job not in the running list")
 	}
-	e.rlog.removed(j.estEnd, j.procs) // consreuse.go
 	if e.parts != nil {
 		e.partRunning(1, slot)
 	}
@@ -79,7 +77,6 @@ func (e *Engine) refreshRunning(slot int32) {
 	if !ok {
 		panic("scheduler: running job not in the running list")
 	}
-	e.rlog.other = true // consreuse.go
 	e.runs.set(bi, o, e.runEntry(slot))
 	if e.parts != nil {
 		e.partRunning(2, slot)

@@ -247,7 +247,6 @@ type Engine struct {
 	checkRes  bool
 	checkPrio bool       // with Check under the multifactor order (priority.go)
 	np        *nodePower // nil without power saving (Config.SuspendAfter 0)
-	rlog      consLog    // running-list changes between conservative passes (consreuse.go)
 
 	// With Check (check.go): the ownership map every allocation goes
 	// through, Σ of the jobs' own energies, and whether a test forced the

@@ -209,7 +209,9 @@ func (v RunView) Block(i int) []RunEntry { return v.blocks[i] }
 func (c *Control) RunEpoch() uint64 { return c.e.runs.epoch }
 
 // RunChanges returns the running list's changes since the previous call,
-// in order (a re-timed run is removed and inserted again), and ok=false
+// in order (a re-timed run is removed and inserted again; an in-place
+// update of a run's entry is a remove and an insert of the same run, both
+// InPlace, with the same processors unless they changed), and ok=false
 // when they are not all known: on the first call, which starts the
 // record, after more than a few thousand changes between calls, and on a
 // machine with partitions (never recorded). Then the caller must read the
@@ -219,13 +221,7 @@ func (c *Control) RunChanges() (ch []RunChange, ok bool) {
 	if c.e.parts != nil {
 		return nil, false
 	}
-	if l.log == nil {
-		l.log = &runLog{}
-		return nil, false
-	}
-	ch, ok = l.log.ch, !l.log.lost
-	l.log.ch, l.log.lost = l.log.ch[:0], false
-	return ch, ok
+	return l.govChanges()
 }
 
 // EstEnd returns running slot s's estimated end, the running list's

@@ -16,7 +16,7 @@ type runList struct {
 	spare  [][]runEntry // emptied blocks, for reuse
 	n      int
 	epoch  uint64  // counts inserts and removes: equal epochs, same entries (DR.Adjust)
-	log    *runLog // nil unless a governor follows the changes (Control.RunChanges)
+	log    *runLog // nil until a consumer follows the changes (runLog)
 
 	// Cursor of the last at(i), so that a walk in index order is O(1)
 	// per step; -1 when the list changed since.
@@ -85,7 +85,7 @@ func (l *runList) insert(x runEntry) {
 	l.ci = -1
 	l.epoch++
 	if l.log != nil {
-		l.log.note(&x, true)
+		l.log.note(&x, true, false, 1)
 	}
 	l.n++
 	if len(l.blocks) == 0 {
@@ -124,9 +124,15 @@ func sumProcs(b []runEntry) int {
 
 // set replaces entry o of block bi by x, which has the same key.
 func (l *runList) set(bi, o int, x runEntry) {
-	if l.log != nil && x.procs != l.blocks[bi][o].procs {
-		l.log.note(&l.blocks[bi][o], false)
-		l.log.note(&x, true)
+	if l.log != nil {
+		// Logged as a remove and an insert of the same run; the governor
+		// counts them only when the processors change (runLog.note).
+		vis := 0
+		if x.procs != l.blocks[bi][o].procs {
+			vis = 1
+		}
+		l.log.note(&l.blocks[bi][o], false, true, vis)
+		l.log.note(&x, true, true, vis)
 	}
 	l.procs[bi] += int(x.procs) - int(l.blocks[bi][o].procs)
 	l.blocks[bi][o] = x
@@ -152,7 +158,7 @@ func (l *runList) remove(estEnd float64, seq uint64) bool {
 	l.epoch++
 	l.n--
 	if l.log != nil {
-		l.log.note(&l.blocks[bi][o], false)
+		l.log.note(&l.blocks[bi][o], false, false, 1)
 	}
 	l.procs[bi] -= int(l.blocks[bi][o].procs)
 	b := slices.Delete(l.blocks[bi], o, o+1)
@@ -214,34 +220,130 @@ func (l *runList) appendSlots(dst []int32) []int32 {
 	return dst
 }
 
-// runLog records the running list's inserts and removes (and processor
-// changes, as a remove and an insert) for a governor that follows them
-// instead of re-reading the list (Control.RunChanges). It keeps at most
-// runLogMax changes between reads; past that it only notes that it lost
-// some.
+// runLog records the running list's changes for the consumers that
+// follow them instead of re-reading the list: the governors
+// (Control.RunChanges) and conservative's incremental passes
+// (consreuse.go). Every change is one entry: an insert, a remove, or an
+// in-place update (set) as a remove of the old entry and an insert of the
+// new one, both marked InPlace. Each consumer reads through its own
+// cursor, so that one's reads do not reset the other's; the log keeps the
+// entries from the earliest cursor that holds them on, and nothing while
+// nobody follows.
+//
+// The governors' cursor keeps at most runLogMax changes between reads
+// (counting an in-place update only when it changes the processors, the
+// only ones a governor acts on); past that it only notes that it lost
+// some, and holds no entries until the next read. Conservative's cursor
+// has no cap: it is reset at every pass.
 type runLog struct {
 	ch   []RunChange
-	lost bool
+	base uint64    // changes dropped from the front of ch
+	gov  logCursor // Control.RunChanges
+	cons logCursor // conservative's passes (consreuse.go)
+}
+
+// logCursor is one consumer's place in a runLog.
+type logCursor struct {
+	on   bool   // following
+	lost bool   // past the cap (governors only): holds no entries
+	at   uint64 // the next change to read, counted from the log's start
+	n    int    // changes counted toward the cap since at
 }
 
 const runLogMax = 1 << 14
 
-// RunChange is one change of the running list: the entry of a run (slot,
-// start sequence number, processors) inserted or removed.
+// RunChange is one change of the running list: the entry of a run
+// (estimated end, start sequence number, slot, processors) inserted or
+// removed. An in-place update of a run's entry is a remove of the old
+// entry followed at once by an insert of the new one, both InPlace.
 type RunChange struct {
-	Seq    uint64
-	Slot   int32
-	Procs  int32
-	Insert bool
+	EstEnd  float64
+	Seq     uint64
+	Slot    int32
+	Procs   int32
+	Insert  bool
+	InPlace bool
 }
 
-func (g *runLog) note(x *runEntry, ins bool) {
-	if g.lost {
+// end returns the position after the last change.
+func (g *runLog) end() uint64 { return g.base + uint64(len(g.ch)) }
+
+// holds reports whether cursor c needs the entries from c.at on.
+func (c *logCursor) holds() bool { return c.on && !c.lost }
+
+// note logs a change; vis is what it counts toward the governors' cap.
+func (g *runLog) note(x *runEntry, ins, inPlace bool, vis int) {
+	if g.gov.holds() {
+		if g.gov.n += vis; g.gov.n > runLogMax {
+			g.gov.lost = true
+		}
+	}
+	gov, cons := g.gov.holds(), g.cons.on
+	if !gov && !cons {
+		g.base, g.ch = g.end(), g.ch[:0]
 		return
 	}
-	if len(g.ch) == runLogMax {
-		g.ch, g.lost = g.ch[:0], true
-		return
+	if len(g.ch) == cap(g.ch) {
+		// Drop what no cursor holds before growing.
+		lo := g.end()
+		if gov {
+			lo = g.gov.at
+		}
+		if cons {
+			lo = min(lo, g.cons.at)
+		}
+		if d := int(lo - g.base); d > 0 {
+			g.ch = g.ch[:copy(g.ch, g.ch[d:])]
+			g.base = lo
+		}
 	}
-	g.ch = append(g.ch, RunChange{Seq: x.seq, Slot: x.slot, Procs: x.procs, Insert: ins})
+	g.ch = append(g.ch, RunChange{EstEnd: x.estEnd, Seq: x.seq, Slot: x.slot, Procs: x.procs, Insert: ins, InPlace: inPlace})
+}
+
+// since returns the changes from cursor c on.
+func (g *runLog) since(c *logCursor) []RunChange { return g.ch[c.at-g.base:] }
+
+// restart moves cursor c to the end, following (on) or not, and empties
+// the log if no cursor holds any entry. Entries are not moved, so a
+// slice since returned stays valid until the list next changes.
+func (g *runLog) restart(c *logCursor, on bool) {
+	c.on, c.lost, c.at, c.n = on, false, g.end(), 0
+	if (!g.gov.holds() || g.gov.at == g.end()) && (!g.cons.on || g.cons.at == g.end()) {
+		g.base, g.ch = g.end(), g.ch[:0]
+	}
+}
+
+// govChanges returns the changes since its previous call and whether
+// they are all known (Control.RunChanges), and follows on from there.
+func (l *runList) govChanges() (ch []RunChange, ok bool) {
+	if l.log == nil {
+		l.log = &runLog{}
+	}
+	g := l.log
+	if g.gov.holds() {
+		ch, ok = g.since(&g.gov), true
+	}
+	g.restart(&g.gov, true)
+	return ch, ok
+}
+
+// consFollow starts (on) or stops conservative's record of the list's
+// changes from now on (consreuse.go).
+func (l *runList) consFollow(on bool) {
+	if l.log == nil {
+		if !on {
+			return
+		}
+		l.log = &runLog{}
+	}
+	l.log.restart(&l.log.cons, on)
+}
+
+// consChanges returns the changes since consFollow(true) (none if not
+// following).
+func (l *runList) consChanges() []RunChange {
+	if l.log == nil || !l.log.cons.on {
+		return nil
+	}
+	return l.log.since(&l.log.cons)
 }

@@ -84,28 +84,104 @@ func TestRunListMatchesSortedSlice(t *testing.T) {
 }
 
 // The change log, hand-checked: inserts and removes in order, an in-place
-// update that changes processors as a remove and an insert (one that does
-// not, nothing), a remove of a missing key nothing; past runLogMax changes
-// it keeps none and says it lost some.
+// update as a remove and an insert marked InPlace (counted toward the
+// governors' cap only when it changes processors), a remove of a missing
+// key nothing; the two cursors read independently, each from where it
+// last restarted, and the entries one still holds survive the other's
+// reads and the log's compaction; past runLogMax counted changes the
+// governors' cursor keeps none and says it lost some, while
+// conservative's keeps them all.
 func TestRunListLog(t *testing.T) {
-	l := runList{log: &runLog{}}
+	l := runList{}
+	l.insert(runEntry{estEnd: 1, seq: 99, procs: 1, slot: 9}) // nobody follows
+	if l.log != nil {
+		t.Fatal("log made with nobody following")
+	}
+	gov := func() ([]RunChange, bool) {
+		ch, ok := l.govChanges()
+		return slices.Clone(ch), ok
+	}
+	if _, ok := gov(); ok {
+		t.Fatal("first governor read ok")
+	}
 	l.insert(runEntry{estEnd: 10, seq: 1, procs: 4, slot: 7})
+	l.consFollow(true)
 	l.insert(runEntry{estEnd: 5, seq: 2, procs: 2, slot: 3})
 	l.remove(10, 1)
 	l.remove(10, 1) // gone already
 	bi, o, _ := l.find(5, 2)
 	l.set(bi, o, runEntry{estEnd: 5, seq: 2, procs: 2, slot: 3, power: 9})
 	l.set(bi, o, runEntry{estEnd: 5, seq: 2, procs: 1, slot: 3})
-	want := []RunChange{{Seq: 1, Slot: 7, Procs: 4, Insert: true}, {Seq: 2, Slot: 3, Procs: 2, Insert: true},
-		{Seq: 1, Slot: 7, Procs: 4}, {Seq: 2, Slot: 3, Procs: 2}, {Seq: 2, Slot: 3, Procs: 1, Insert: true}}
-	if !slices.Equal(l.log.ch, want) || l.log.lost {
-		t.Fatalf("log %+v lost %v, want %+v", l.log.ch, l.log.lost, want)
+	ins := RunChange{EstEnd: 10, Seq: 1, Slot: 7, Procs: 4, Insert: true}
+	rest := []RunChange{{EstEnd: 5, Seq: 2, Slot: 3, Procs: 2, Insert: true}, {EstEnd: 10, Seq: 1, Slot: 7, Procs: 4},
+		{EstEnd: 5, Seq: 2, Slot: 3, Procs: 2, InPlace: true}, {EstEnd: 5, Seq: 2, Slot: 3, Procs: 2, Insert: true, InPlace: true},
+		{EstEnd: 5, Seq: 2, Slot: 3, Procs: 2, InPlace: true}, {EstEnd: 5, Seq: 2, Slot: 3, Procs: 1, Insert: true, InPlace: true}}
+	if l.log.gov.n != 5 {
+		t.Fatalf("governor counted %d changes, want 5", l.log.gov.n)
 	}
-	l.log.ch = l.log.ch[:0]
-	for i := range runLogMax + 1 {
-		l.insert(runEntry{estEnd: float64(i), seq: uint64(10 + i), procs: 1})
+	if ch, ok := gov(); !ok || !slices.Equal(ch, append([]RunChange{ins}, rest...)) {
+		t.Fatalf("governor read %+v ok %v", ch, ok)
 	}
-	if len(l.log.ch) != 0 || !l.log.lost {
-		t.Fatalf("after %d changes: %d kept, lost %v", runLogMax+1, len(l.log.ch), l.log.lost)
+	if ch := l.consChanges(); !slices.Equal(ch, rest) {
+		t.Fatalf("conservative read %+v, want %+v", ch, rest)
+	}
+	if ch, ok := gov(); !ok || len(ch) != 0 {
+		t.Fatalf("governor read again %+v ok %v", ch, ok)
+	}
+	// Conservative lags: its entries survive compaction and the
+	// governor's reads; after its restart both see only what follows.
+	for i := range 3 * runBlock {
+		l.insert(runEntry{estEnd: 100 + float64(i), seq: uint64(100 + i), procs: 1})
+		if i%7 == 0 {
+			gov()
+		}
+	}
+	if ch := l.consChanges(); len(ch) != len(rest)+3*runBlock || !slices.Equal(ch[:len(rest)], rest) || ch[len(ch)-1].Seq != 99+3*runBlock {
+		t.Fatalf("conservative read %d changes after the governor's reads", len(ch))
+	}
+	l.consFollow(true)
+	gov()
+	if len(l.log.ch) != 0 {
+		t.Fatalf("%d changes kept with every cursor at the end", len(l.log.ch))
+	}
+	l.remove(100, 100)
+	want := []RunChange{{EstEnd: 100, Seq: 100, Procs: 1}}
+	if ch := l.consChanges(); !slices.Equal(ch, want) {
+		t.Fatalf("conservative read %+v, want %+v", ch, want)
+	}
+	l.consFollow(false)
+	if ch, ok := gov(); !ok || !slices.Equal(ch, want) {
+		t.Fatalf("governor read %+v ok %v, want %+v", ch, ok, want)
+	}
+	// The governors' cap: runLogMax counted changes are kept, one more
+	// and they are lost; an in-place update without a processor change
+	// does not count. Conservative, following, keeps them all.
+	l.consFollow(true)
+	bi, o, _ = l.find(5, 2)
+	l.set(bi, o, runEntry{estEnd: 5, seq: 2, procs: 1, slot: 3, power: 1})
+	for i := range runLogMax {
+		l.insert(runEntry{estEnd: 1000 + float64(i), seq: uint64(1000 + i), procs: 1})
+	}
+	if l.log.gov.lost || l.log.gov.n != runLogMax {
+		t.Fatalf("after %d counted changes: lost %v, counted %d", runLogMax, l.log.gov.lost, l.log.gov.n)
+	}
+	l.remove(1000, 1000)
+	if !l.log.gov.lost {
+		t.Fatalf("after %d counted changes: not lost", runLogMax+1)
+	}
+	if ch := l.consChanges(); len(ch) != runLogMax+3 {
+		t.Fatalf("conservative read %d changes, want %d", len(ch), runLogMax+3)
+	}
+	if _, ok := gov(); ok {
+		t.Fatal("governor read ok after the cap")
+	}
+	l.consFollow(false)
+	if len(l.log.ch) != 0 {
+		t.Fatalf("%d changes kept with every cursor at the end", len(l.log.ch))
+	}
+	l.insert(runEntry{estEnd: 1, seq: 5000, procs: 3, slot: 2})
+	want = []RunChange{{EstEnd: 1, Seq: 5000, Slot: 2, Procs: 3, Insert: true}}
+	if ch, ok := gov(); !ok || !slices.Equal(ch, want) {
+		t.Fatalf("governor read %+v ok %v, want %+v", ch, ok, want)
 	}
 }
