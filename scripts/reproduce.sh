@@ -61,7 +61,7 @@ pj() {
 # power.csv row; the limit of that instant's last row says whether it is DR.
 indr() {
 	awk -F, 'FNR == 1 { f++; for (i = 1; i <= NF; i++) c[f, $i] = i; next }
-		f == 1 { lim[$1] = ($3 + 0 > 0); next }
+		f == 1 { lim[$1] = ($3 != "inf" && $3 + 0 > 0); next } # mawk reads "inf" as +Inf, gawk as 0
 		f == 2 { if (lim[$c[2, "starting_time"]]) { in_[$1] = 1; ed += $c[2, "consumed_energy"] }; next }
 		f == 3 && ($1 in in_) { ep += $c[3, "consumed_energy"] }
 		END { printf "%.4f\n", 100 * (1 - ed / ep) }' "$1/power.csv" "$1/jobs.csv" "$2/jobs.csv"
@@ -129,7 +129,7 @@ js() { awk -v k="\"$2\":" '$1 == k { sub(/,$/, "", $2); print $2; exit }' "$1/su
 win() {
 	awk -F, 'FNR == 1 { f++; next }
 		f == 1 { s[++n] = $1; e[n] = $2; next }
-		$3 + 0 > 0 { for (i = 1; i <= n; i++) if ($1 >= s[i] && $1 < e[i] && $2 / $3 > m[i]) m[i] = $2 / $3 }
+		$3 != "inf" && $3 + 0 > 0 { for (i = 1; i <= n; i++) if ($1 >= s[i] && $1 < e[i] && $2 / $3 > m[i]) m[i] = $2 / $3 }
 		END { for (i = 1; i <= n; i++) printf "%s%.3f", (i > 1 ? " / " : ""), m[i] }' "$ev" "$1/power.csv"
 }
 over=$(win "$out/fig44-performance" | tr -d '/' | awk '{ for (i = 1; i <= NF; i++) if ($i > 1) k++; print k + 0 }')
