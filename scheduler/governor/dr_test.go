@@ -308,6 +308,38 @@ func TestDeferredReservation(t *testing.T) {
 	}
 }
 
+// randDRInstance draws a machine of 16–63 processors, three random level
+// tables, 200 jobs (estimate est(run)) and limit steps every 200–2,200 s,
+// each a limit of 20–100 % of the peak where limited() says so and none
+// otherwise, lifted after the last submit. It draws from rng in the order
+// the two tests below always have, so their instances are unchanged.
+func randDRInstance(rng *rand.Rand, est func(run float64) float64, limited func() bool) (int, []powercap.Table, []workloads.Job, []scheduler.LimitStep) {
+	procs := 16 + rng.IntN(48)
+	tabs := randTables(rng, 3, 2+rng.IntN(6))
+	peak := 0.0
+	for _, tb := range tabs {
+		peak = math.Max(peak, tb.Max().Power*float64(procs))
+	}
+	var jobs []workloads.Job
+	at := 0.0
+	for id := range 200 {
+		at += math.Floor(rng.ExpFloat64() * 30)
+		run := 1 + math.Floor(rng.ExpFloat64()*300)
+		p := int64(1 + rng.IntN(procs))
+		jobs = append(jobs, j(int64(id+1), at, run, p, est(run)))
+	}
+	var lim []scheduler.LimitStep
+	for t := 0.0; t < at; t += 200 + math.Floor(rng.Float64()*2000) {
+		w := math.Inf(1)
+		if limited() {
+			w = peak * (0.2 + 0.8*rng.Float64())
+		}
+		lim = append(lim, scheduler.LimitStep{T: t, W: w})
+	}
+	lim = append(lim, scheduler.LimitStep{T: at + 1, W: math.Inf(1)})
+	return procs, tabs, jobs, lim
+}
+
 // Property: under dr, with random jobs, random tables and random limit
 // steps (some below what the running jobs need at their lowest levels, so
 // evictions happen), every policy finishes every job and the engine's
@@ -316,28 +348,9 @@ func TestDRNeverExceedsLimit(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 0))
 	evictions := 0
 	for it := range 30 {
-		procs := 16 + rng.IntN(48)
-		tabs := randTables(rng, 3, 2+rng.IntN(6))
-		peak := 0.0
-		for _, tb := range tabs {
-			peak = math.Max(peak, tb.Max().Power*float64(procs))
-		}
-		var jobs []workloads.Job
-		at := 0.0
-		for id := range 200 {
-			at += math.Floor(rng.ExpFloat64() * 30)
-			run := 1 + math.Floor(rng.ExpFloat64()*300)
-			jobs = append(jobs, j(int64(id+1), at, run, int64(1+rng.IntN(procs)), run*(1+3*rng.Float64())))
-		}
-		var lim []scheduler.LimitStep
-		for t := 0.0; t < at; t += 200 + math.Floor(rng.Float64()*2000) {
-			w := math.Inf(1)
-			if rng.IntN(2) == 0 {
-				w = peak * (0.2 + 0.8*rng.Float64())
-			}
-			lim = append(lim, scheduler.LimitStep{T: t, W: w})
-		}
-		lim = append(lim, scheduler.LimitStep{T: at + 1, W: math.Inf(1)})
+		procs, tabs, jobs, lim := randDRInstance(rng,
+			func(run float64) float64 { return run * (1 + 3*rng.Float64()) },
+			func() bool { return rng.IntN(2) == 0 })
 		for _, pol := range []string{"fcfs", "easy", "conservative"} {
 			e, rec := runDR(t, scheduler.Config{Procs: procs, Policy: pol, Apps: tabs, AppOf: func(w *workloads.Job) int { return int(w.ID % 3) },
 				IdleW: 5, Limits: lim}, jobs...)
@@ -365,28 +378,9 @@ func TestDRCachesChangeNothing(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 0))
 	skips, follows := 0, 0
 	for it := range 20 {
-		procs := 16 + rng.IntN(48)
-		tabs := randTables(rng, 3, 2+rng.IntN(6))
-		peak := 0.0
-		for _, tb := range tabs {
-			peak = math.Max(peak, tb.Max().Power*float64(procs))
-		}
-		var jobs []workloads.Job
-		at := 0.0
-		for id := range 200 {
-			at += math.Floor(rng.ExpFloat64() * 30)
-			run := 1 + math.Floor(rng.ExpFloat64()*300)
-			jobs = append(jobs, j(int64(id+1), at, run, int64(1+rng.IntN(procs)), math.Ceil(run*(0.5+2*rng.Float64()))))
-		}
-		var lim []scheduler.LimitStep
-		for t := 0.0; t < at; t += 200 + math.Floor(rng.Float64()*2000) {
-			w := math.Inf(1)
-			if rng.IntN(3) > 0 {
-				w = peak * (0.2 + 0.8*rng.Float64())
-			}
-			lim = append(lim, scheduler.LimitStep{T: t, W: w})
-		}
-		lim = append(lim, scheduler.LimitStep{T: at + 1, W: math.Inf(1)})
+		procs, tabs, jobs, lim := randDRInstance(rng,
+			func(run float64) float64 { return math.Ceil(run * (0.5 + 2*rng.Float64())) },
+			func() bool { return rng.IntN(3) > 0 })
 		for _, pol := range []string{"fcfs", "easy", "conservative"} {
 			var recs [2]map[int64]results.Record
 			for k, g := range []*DR{{}, {plain: true}} {
