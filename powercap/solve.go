@@ -29,7 +29,11 @@ type Option struct{ Weight, Cost float64 }
 //     linear time); its critical efficiency λ is the capacity's Lagrange
 //     multiplier and L0 = Σ min(c + λw) − λW the LP bound;
 //  3. the incumbent is the LP solution rounded down, improved by one greedy
-//     pass over the residual capacity;
+//     pass over the residual capacity (or the Hint, so improved, when
+//     cheaper); when a class's options span more than half the capacity in
+//     weight, each of its options is also tried with the other classes at
+//     the LP solution of the capacity left to them, rounded down and
+//     improved the same way (probe);
 //  4. the search runs against a target cost T = L0 + g, g growing fourfold
 //     from 1/16 of the incumbent's gap until a solution is found or T
 //     reaches the incumbent. Options whose reduced cost c + λw − min(c + λw)
@@ -92,7 +96,10 @@ type MCKP struct {
 	haveBetter       bool
 	trace            []mckpStep
 	tmpIdx           []int32
-	pick             []int32 // scratch: a full choice being checked
+	pick             []int32   // scratch: a full choice being checked
+	hull, hullStart  []int32   // probe: every class's hull
+	pincs, scratch   []mckpInc // probe: the increments of the classes but the giant
+	noProbe          bool      // tests: no probe (the reference it is compared with)
 	lambda, best     float64
 	slackW, slackC   float64
 	capacity         float64

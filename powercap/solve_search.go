@@ -39,6 +39,9 @@ func (s *MCKP) incumbent(classes [][]Option) {
 	}
 	s.fill(classes, free)
 	s.hinted(classes)
+	if !s.noProbe {
+		s.probe(classes)
+	}
 }
 
 // hinted replaces the incumbent by s.Hint, improved by the same greedy
@@ -218,4 +221,81 @@ func (s *MCKP) heavyFirst(classes [][]Option) {
 	slices.SortFunc(s.ord, func(a, b int32) int {
 		return descending(s.span[a], s.span[b], a, b)
 	})
+}
+
+// probe tries, when one class's options span more than half the capacity
+// in weight (giant), each of that class's undominated options with the
+// other classes at the LP solution of the capacity left to them, rounded
+// down and improved by fill, and keeps the cheapest as the incumbent when
+// it beats it. The LP solution of the whole problem puts such a class at
+// one fractional point; its other options leave the rest a very different
+// capacity, and the optimum is often there.
+func (s *MCKP) probe(classes [][]Option) {
+	g, span := -1, s.capacity/2
+	for j, opts := range classes {
+		a, b := s.undomStart[j], s.undomStart[j+1]
+		if sp := opts[s.undom[b-1]].Weight - opts[s.undom[a]].Weight; sp > span {
+			g, span = j, sp
+		}
+	}
+	if g < 0 {
+		return
+	}
+	// The hulls of every class, and the increments of the others.
+	s.hull = s.hull[:0]
+	s.hullStart = mckpResize(s.hullStart, len(classes)+1)
+	s.pincs = s.pincs[:0]
+	others := 0.0
+	for j, opts := range classes {
+		s.hullStart[j] = int32(len(s.hull))
+		s.tmpIdx = mckpHull(s.undom[s.undomStart[j]:s.undomStart[j+1]], opts, s.tmpIdx[:0])
+		s.hull = append(s.hull, s.tmpIdx...)
+		if j == g {
+			continue
+		}
+		others += s.minW[j]
+		h := s.hull[s.hullStart[j]:]
+		for i := 1; i < len(h); i++ {
+			a, b := opts[h[i-1]], opts[h[i]]
+			dw := b.Weight - a.Weight
+			s.pincs = append(s.pincs, mckpInc{eff: (a.Cost - b.Cost) / dw, dw: dw})
+		}
+	}
+	s.hullStart[len(classes)] = int32(len(s.hull))
+	s.pick = mckpResize(s.pick, len(classes))
+	for _, k := range s.undom[s.undomStart[g]:s.undomStart[g+1]] {
+		free := s.capacity - classes[g][k].Weight - others
+		if free < 0 {
+			break // weight ascending
+		}
+		s.scratch = append(s.scratch[:0], s.pincs...)
+		lam := criticalEfficiency(s.scratch, free)
+		free = s.capacity
+		for j, opts := range classes {
+			p := k
+			if j != g {
+				h := s.hull[s.hullStart[j]:s.hullStart[j+1]]
+				p = h[0]
+				for i := 1; i < len(h); i++ {
+					a, b := opts[h[i-1]], opts[h[i]]
+					if (a.Cost-b.Cost)/(b.Weight-a.Weight) <= lam {
+						break
+					}
+					p = h[i]
+				}
+			}
+			s.pick[j] = p
+			free -= opts[p].Weight
+		}
+		if free < 0 {
+			continue
+		}
+		best := s.best
+		s.inc, s.pick = s.pick, s.inc
+		s.fill(classes, free)
+		if !(s.best < best) {
+			s.inc, s.pick = s.pick, s.inc
+			s.best = best
+		}
+	}
 }

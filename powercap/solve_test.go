@@ -538,3 +538,36 @@ func TestMCKPHintSavesWork(t *testing.T) {
 		t.Errorf("%d extensions with the optimum as hint, %d without", with, without)
 	}
 }
+
+// The probe (a giant class's options tried in turn, the others at the LP
+// solution of the capacity left) only changes the starting incumbent: on
+// the giant-class instances the answer is the one without it, choice and
+// cost (integer data), never dearer than its incumbent, and in total it
+// proves the optimum with fewer partial-solution extensions.
+func TestMCKPProbe(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 0))
+	var with, without, better int
+	for it := range 40 {
+		classes, capacity := giantClasses(r)
+		var probed, plain MCKP
+		plain.noProbe = true
+		want, wantCost, wantOK := plain.Solve(classes, float64(capacity))
+		want = append([]int(nil), want...)
+		plainBest := plain.best
+		choice, cost, ok := probed.Solve(classes, float64(capacity))
+		if ok != wantOK || cost != wantCost || fmt.Sprint(choice) != fmt.Sprint(want) {
+			t.Fatalf("#%d: with the probe %v %v %v, without %v %v %v", it, choice, cost, ok, want, wantCost, wantOK)
+		}
+		if probed.best > plainBest {
+			t.Fatalf("#%d: incumbent %v with the probe, %v without", it, probed.best, plainBest)
+		}
+		if probed.best < plainBest {
+			better++
+		}
+		with, without = with+probed.work, without+plain.work
+	}
+	t.Logf("extensions: %d with the probe, %d without; a better incumbent on %d of 40", with, without, better)
+	if with >= without || better == 0 {
+		t.Errorf("extensions: %d with the probe, %d without; a better incumbent on %d of 40", with, without, better)
+	}
+}
