@@ -57,6 +57,16 @@ type Option struct{ Weight, Cost float64 }
 // budget and its better incumbent), the classes whose active options span
 // more cost than the incumbent's gap are added first, widest first, and
 // the LP bound φ is taken over each round's active options only (Solve).
+// Otherwise that heavy-first search is tried first too, as it usually
+// needs fewer extensions (RICC --dvfs dr: 23 M instead of 51 M if it
+// always stood), but its answer stands only when it met no near tie: no
+// partial solution on the way to it was kept over another within the
+// cost slack, no other final solution is within the slack of it, and none
+// is within the weight slack of the capacity. Then no other solution
+// comes within rounding of the answer, so the order above finds the same.
+// Otherwise (RICC: 8 % of the problems, mostly identical jobs) the
+// searches of the order above run from the same incumbent, as if the
+// early one had not, so the answer never depends on the early search.
 //
 // Exactness: every solution costing at most T (plus a rounding slack)
 // survives: float addition is monotone, so a partial solution that is no
@@ -94,6 +104,10 @@ type MCKP struct {
 	seg              []int32
 	better           []int32 // the choice of the best completion found (haveBetter)
 	haveBetter       bool
+	kept             mckpKept // keep's choice, until written
+	nearTie          bool     // the search dropped or passed over a solution within rounding of another (finish, push, merge)
+	noEarly          bool     // tests: no early heavy-first search (the reference)
+	fallbacks        int      // tests: early heavy-first searches whose answer did not stand
 	trace            []mckpStep
 	tmpIdx           []int32
 	pick             []int32   // scratch: a full choice being checked
@@ -178,6 +192,21 @@ func (s *MCKP) Solve(classes [][]Option, capacity float64) (choice []int, cost f
 	// order yields an optimal answer; they can differ only on ties within
 	// rounding (see above).
 	s.proven, s.heavy, s.lpBuilt = s.l0, s.giant(classes), false
+	if !s.heavy && !s.noEarly {
+		// The heavy-first order from the start proves most problems with
+		// fewer extensions. Its answer stands when the search met no near
+		// tie (nearTie): then no other solution comes within rounding of
+		// it, and every exact order finds it. Otherwise, or out of budget,
+		// the searches below decide, from the same incumbent, as if this
+		// one had not run.
+		best := s.best
+		s.heavy, s.nearTie = true, false
+		if choice, cost, ok, done := s.rounds(classes); done && !s.nearTie {
+			return choice, cost, ok
+		}
+		s.fallbacks++
+		s.best, s.proven, s.heavy, s.lpBuilt, s.work, s.haveBetter = best, s.l0, false, false, 0, false
+	}
 	if choice, cost, ok, done := s.rounds(classes); done || s.heavy {
 		if done {
 			return choice, cost, ok

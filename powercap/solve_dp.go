@@ -22,6 +22,14 @@ type mckpStep struct{ parent, opt int32 }
 // search runs the Pareto dynamic programme over the processing order and
 // returns the best feasible full solution.
 func (s *MCKP) search(classes [][]Option) ([]int, float64, bool) {
+	s.kept.pending = false
+	choice, cost, ok := s.pareto(classes)
+	s.written()
+	return choice, cost, ok
+}
+
+// pareto is search's programme.
+func (s *MCKP) pareto(classes [][]Option) ([]int, float64, bool) {
 	m := len(classes)
 	s.cur = append(s.cur[:0], mckpState{tr: -1})
 	s.trace = s.trace[:0]
@@ -113,14 +121,36 @@ func (s *MCKP) complete(w, c float64, q int, limC float64, st mckpStep) float64 
 // keep records the choice behind a new incumbent cost: the partial
 // solution ending with step st (positions before q), completed with rest
 // (per class) from position q on. Solve falls back on it when the search
-// runs out of budget.
+// runs out of budget. Rounding lowers the incumbent many times by a few
+// ulps, so the choice is written out (written) only when the search ends:
+// until then the steps of the positions before q, and the order, stay as
+// they are.
 func (s *MCKP) keep(st mckpStep, q int, rest []int32) {
+	s.kept = mckpKept{st: st, q: q, rest: rest, pending: true}
+}
+
+// written writes out the choice that keep recorded, if any, into s.better.
+func (s *MCKP) written() {
+	k := &s.kept
+	if !k.pending {
+		return
+	}
+	k.pending = false
 	s.better = mckpResize(s.better, len(s.ord))
-	s.unwind(s.better, st, q-1)
-	for _, j := range s.ord[q:] {
-		s.better[j] = rest[j]
+	s.unwind(s.better, k.st, k.q-1)
+	for _, j := range s.ord[k.q:] {
+		s.better[j] = k.rest[j]
 	}
 	s.haveBetter = true
+}
+
+// mckpKept is the incumbent choice keep recorded and written has not yet
+// written out.
+type mckpKept struct {
+	st      mckpStep
+	q       int
+	rest    []int32
+	pending bool
 }
 
 // merge merges the per-option candidate segments (each weight
@@ -145,7 +175,7 @@ func (s *MCKP) merge(q int) {
 				y = src[b[a+1]:b[a+2]]
 			}
 			b[k] = out
-			out += mckpMerge2(dst[out:], src[b[a]:b[a+1]], y)
+			out += mckpMerge2(dst[out:], src[b[a]:b[a+1]], y, s.slackC)
 			k++
 		}
 		b[k] = out
@@ -179,12 +209,16 @@ func (s *MCKP) merge(q int) {
 // mckpMerge2 merges x and y, each in (weight, cost) order, into dst,
 // taking from x on equal keys, and returns how many it wrote: a candidate
 // strictly dominated by the last one written (no lighter and dearer, or
-// heavier and no cheaper) is left out.
-func mckpMerge2(dst, x, y []mckpCand) int32 {
+// heavier and no cheaper) is left out, and the one written marked
+// (mckpTie) when the one left out cost at most slack more.
+func mckpMerge2(dst, x, y []mckpCand, slack float64) int32 {
 	i := 0
 	var last mckpCand
 	put := func(c mckpCand) {
 		if i > 0 && (c.c > last.c || (c.c == last.c && c.w > last.w)) {
+			if c.c-last.c <= slack {
+				dst[i-1].opt |= mckpTie
+			}
 			return
 		}
 		dst[i], last = c, c
@@ -217,12 +251,20 @@ func (s *MCKP) push(c mckpCand, q int) {
 		last := &s.next[n-1]
 		switch {
 		case c.w == last.w:
+			tie := s.trace[last.tr].opt & mckpTie
+			if math.Abs(c.c-last.c) <= s.slackC {
+				tie = mckpTie
+			}
 			if c.c < last.c || (c.c == last.c && s.lexLess(c, s.trace[last.tr], q)) {
 				last.c = c.c
 				s.trace[last.tr] = mckpStep{parent: c.tr, opt: c.opt}
 			}
+			s.trace[last.tr].opt |= tie
 			return
 		case c.c >= last.c:
+			if c.c-last.c <= s.slackC {
+				s.trace[last.tr].opt |= mckpTie
+			}
 			return
 		}
 	}
@@ -238,8 +280,8 @@ func (s *MCKP) lexLess(c mckpCand, b mckpStep, q int) bool {
 	a := mckpStep{parent: c.tr, opt: c.opt}
 	first, less := int32(math.MaxInt32), false
 	for ; q >= 0; q-- {
-		if j := s.ord[q]; a.opt != b.opt && j < first {
-			first, less = j, a.opt < b.opt
+		if j, ao, bo := s.ord[q], a.opt&^mckpTie, b.opt&^mckpTie; ao != bo && j < first {
+			first, less = j, ao < bo
 		}
 		if a.parent == b.parent || a.parent < 0 || b.parent < 0 {
 			break
@@ -253,7 +295,7 @@ func (s *MCKP) lexLess(c mckpCand, b mckpStep, q int) bool {
 // choice whose step at position q is st.
 func (s *MCKP) unwind(dst []int32, st mckpStep, q int) {
 	for ; q >= 0; q-- {
-		dst[s.ord[q]] = st.opt
+		dst[s.ord[q]] = st.opt &^ mckpTie
 		if st.parent >= 0 {
 			st = s.trace[st.parent]
 		}
@@ -267,7 +309,7 @@ func (s *MCKP) unwind(dst []int32, st mckpStep, q int) {
 func (s *MCKP) finish(classes [][]Option) ([]int, float64, bool) {
 	m := len(classes)
 	s.pick = mckpResize(s.pick, m)
-	bestC, bestW, found := math.Inf(1), math.Inf(1), false
+	bestC, bestW, found, tr := math.Inf(1), math.Inf(1), false, int32(-1)
 	for _, st := range s.cur {
 		if st.w > s.capacity+s.slackW {
 			break
@@ -278,16 +320,30 @@ func (s *MCKP) finish(classes [][]Option) ([]int, float64, bool) {
 			w += classes[j][s.pick[j]].Weight
 			c += classes[j][s.pick[j]].Cost
 		}
+		if st.w > s.capacity-s.slackW || w <= s.capacity && found && math.Abs(c-bestC) <= s.slackC {
+			s.nearTie = true
+		}
 		if w > s.capacity || c > bestC || (c == bestC && (w > bestW || (w == bestW && !s.lexBelow(s.pick)))) {
 			continue
 		}
-		bestC, bestW, found = c, w, true
+		bestC, bestW, found, tr = c, w, true, st.tr
 		for j, k := range s.pick {
 			s.choice[j] = int(k)
 		}
 	}
+	for ; tr >= 0; tr = s.trace[tr].parent {
+		if s.trace[tr].opt&mckpTie != 0 {
+			s.nearTie = true // a partial solution on its way came within slack of another
+		}
+	}
 	return s.choice, bestC, found
 }
+
+// mckpTie marks, in a step's or a candidate's option index, a partial
+// solution that another came within the cost slack of when one of them
+// was dropped (push, mckpMerge2). The search's answer is then not sure to
+// be the one every processing order finds (MCKP.nearTie).
+const mckpTie = 1 << 30
 
 // lexBelow reports whether v is lexicographically smaller than s.choice.
 func (s *MCKP) lexBelow(v []int32) bool {

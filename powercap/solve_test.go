@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -569,5 +570,67 @@ func TestMCKPProbe(t *testing.T) {
 	t.Logf("extensions: %d with the probe, %d without; a better incumbent on %d of 40", with, without, better)
 	if with >= without || better == 0 {
 		t.Errorf("extensions: %d with the probe, %d without; a better incumbent on %d of 40", with, without, better)
+	}
+}
+
+// dupClasses is benchClasses with every job repeated one to three times
+// (job arrays: identical classes, so many solutions tie within rounding)
+// and the remaining work of some copies nudged by an ulp or two.
+func dupClasses(m int, seed uint64) ([][]Option, float64) {
+	r := rand.New(rand.NewPCG(seed, 7))
+	base, capacity := benchClasses(m, seed)
+	var classes [][]Option
+	for _, c := range base {
+		for range 1 + r.IntN(3) {
+			d := slices.Clone(c)
+			if r.IntN(4) == 0 {
+				for k := range d {
+					d[k].Cost = math.Nextafter(d[k].Cost, math.Inf(1))
+				}
+			}
+			classes = append(classes, d)
+		}
+	}
+	return classes, capacity * float64(len(classes)) / float64(m)
+}
+
+// The early heavy-first search's answer stands only when it met no near
+// tie; otherwise the searches of the order before decide. Either way the
+// answer is the reference's (the solver without the early search), choice
+// and cost bit for bit, on random small problems of every regime and on
+// DR-like problems with many identical jobs, where both cases occur, and
+// in total the early search needs fewer extensions.
+func TestMCKPEarlyMatchesReference(t *testing.T) {
+	var early, ref MCKP
+	ref.noEarly = true
+	check := func(name string, classes [][]Option, capacity float64) {
+		want, wantCost, wantOK := ref.Solve(classes, capacity)
+		want = slices.Clone(want)
+		choice, cost, ok := early.Solve(classes, capacity)
+		if ok != wantOK || ok && (math.Float64bits(cost) != math.Float64bits(wantCost) || !slices.Equal(choice, want)) {
+			t.Fatalf("%s: %v %v %v, reference %v %v %v", name, choice, cost, ok, want, wantCost, wantOK)
+		}
+	}
+	r := rand.New(rand.NewPCG(6, 0))
+	for it := range 20000 {
+		classes := randClasses(r, it%3)
+		check(fmt.Sprint("random #", it), classes, randCapacity(r, classes))
+	}
+	var with, without int
+	fb0, stood := early.fallbacks, 0
+	for seed := range uint64(60) {
+		classes, capacity := dupClasses(20+int(seed), seed)
+		fb := early.fallbacks
+		check(fmt.Sprint("dup seed ", seed), classes, capacity)
+		if early.fallbacks == fb {
+			stood++
+			with += early.work
+			without += ref.work
+		}
+	}
+	fell := early.fallbacks - fb0
+	t.Logf("DR-like problems: %d early answers stood (%d extensions, the reference %d), %d fell back", stood, with, without, fell)
+	if stood == 0 || fell == 0 || with >= without {
+		t.Errorf("%d early answers stood (%d extensions, the reference %d), %d fell back: the problems do not exercise both, or the early search saves nothing", stood, with, without, fell)
 	}
 }
