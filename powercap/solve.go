@@ -124,8 +124,10 @@ type MCKP struct {
 	slackLP          float64
 	work             int // partial-solution extensions tried in this Solve
 
-	// Budget bounds the partial-solution extensions one Solve may try
-	// (0: DefaultBudget; < 0: no bound). Past it, Solve returns its
+	// Budget bounds the partial-solution extensions one search may try
+	// (0: DefaultBudget; < 0: no bound); a Solve runs at most three (the
+	// early heavy-first one, the first order's and the heavy-first retry,
+	// each with a fresh budget). Past it in the last, Solve returns its
 	// incumbent: feasible, but not proven optimal. The bound counts
 	// operations, not time, so results stay deterministic.
 	Budget int
