@@ -432,8 +432,8 @@ func (n *Network) checkComponents() error {
 				return fmt.Errorf("link %d entry %d: job index %d records position %d", l, p, u.k, got)
 			}
 		}
-		if sum != n.linkLoad[l] {
-			return fmt.Errorf("link %d: load %v, its jobs carry %v", l, n.linkLoad[l], sum)
+		if sum != n.links[l].load {
+			return fmt.Errorf("link %d: load %v, its jobs carry %v", l, n.links[l].load, sum)
 		}
 	}
 	root := map[int32]int32{} // union-find root → kept component
