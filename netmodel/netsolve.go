@@ -4,7 +4,8 @@ import "math"
 
 // netLink is a link's capacity and load, and its progressive-filling
 // state during a solve, together so that a solve's first touch of a link
-// reads one record. Its level rem/lsum (+Inf once lsum is 0), the one
+// reads one record. Its level rem/lsum (meaningless once lsum is 0: see
+// the freeze in solve), the one
 // field the solver's level walks read, is in Network.lvl, densely.
 type netLink struct {
 	bw    float64 // capacity
@@ -111,20 +112,19 @@ func (n *Network) solve(comp []int64, rates []float64, track bool) {
 			continue
 		}
 		rates[f] = lv
+		// Freeze f at lv on its shared links. The builtin max is math.Max's
+		// max(v, 0) without the call: −0 and negatives give +0, NaN stays.
+		// The level is divided out even when the last job on the link
+		// freezes (lsum is an integer sum of integer loads, so exactly 0
+		// then, and the quotient +Inf or NaN): every job on a shared link
+		// of the component is in the solve, so once all of them are frozen
+		// no level walk reads the link again, and the next solve sets it
+		// afresh. No branch on the sum, then.
 		for i, l := range j.shared {
 			c, p := j.coef[i], &lk[l]
-			// math.Max(0, v) without the call: −0 and negatives give +0, NaN stays.
-			if v := p.rem - c*lv; v <= 0 {
-				p.rem = 0
-			} else {
-				p.rem = v
-			}
-			p.lsum -= c
-			if d := p.lsum; d > 0 {
-				lvl[l] = p.rem / d
-			} else {
-				lvl[l] = math.Inf(1) // no unfrozen job left: level skips it
-			}
+			rem, sum := max(p.rem-c*lv, 0), p.lsum-c
+			p.rem, p.lsum = rem, sum
+			lvl[l] = rem / sum
 		}
 	}
 }
