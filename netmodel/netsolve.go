@@ -4,9 +4,9 @@ import "math"
 
 // netLink is a link's capacity and load, and its progressive-filling
 // state during a solve, together so that a solve's first touch of a link
-// reads one record. Its level rem/lsum (meaningless once lsum is 0: see
-// the freeze in solve), the one
-// field the solver's level walks read, is in Network.lvl, densely.
+// reads one record. Its level rem/lsum, the one field the solver's level
+// walks read, is in Network.lvl, densely (meaningless once lsum is 0: see
+// the freeze in solve).
 type netLink struct {
 	bw    float64 // capacity
 	load  float64 // Σ flows of its jobs (an integer, so exact in any order)
