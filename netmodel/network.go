@@ -143,7 +143,6 @@ type netJob struct {
 	comp   int32     // its component
 	links  []int32   // distinct links crossed (dense numbers), in route order
 	load   []float64 // flows of the job on each of links
-	pos    []int32   // its entry's index in linkJobs[links[i]]
 	shared []int32   // the links of links that other jobs use too
 	coef   []float64 // the job's load on each of shared
 	alone  float64   // x_j with the job alone: min_l c_l / a_jl
@@ -287,7 +286,7 @@ func (n *Network) alloc(job int32) int32 {
 		n.jobs = append(n.jobs, netJob{})
 	}
 	j := &n.jobs[k]
-	*j = netJob{id: job, comp: -1, links: j.links[:0], load: j.load[:0], pos: j.pos[:0], shared: j.shared[:0], coef: j.coef[:0], share: 1, alone: math.Inf(1)}
+	*j = netJob{id: job, comp: -1, links: j.links[:0], load: j.load[:0], shared: j.shared[:0], coef: j.coef[:0], share: 1, alone: math.Inf(1)}
 	return k
 }
 
@@ -310,8 +309,7 @@ func (n *Network) insert(k int32) []int32 {
 		} else if v := n.links[l].bw / load; v < j.priv { // as classify
 			j.priv = v
 		}
-		j.pos = append(j.pos, int32(len(lj)))
-		n.linkJobs[l] = append(lj, linkUse{k, int32(load), int32(i)})
+		n.linkJobs[l] = append(lj, linkUse{k, int32(load)})
 		n.links[l].load += load
 	}
 	n.idx[j.id] = k
@@ -336,13 +334,17 @@ func (n *Network) Remove(job int32) []int32 {
 	n.free = append(n.free, k)
 	j := &n.jobs[k]
 	for i, l := range j.links {
-		// Swap-delete k's entry; the moved entry's job learns its new place.
+		// Swap-delete k's entry, found by a scan: a link's list is short
+		// (2.5 jobs on the average shared link of an HPC2N replay), and
+		// the scan reads the memory the delete writes, where keeping each
+		// entry's position in its job cost a store into the moved entry's
+		// job, a cache miss per link.
 		lj := n.linkJobs[l]
-		p, last := j.pos[i], len(lj)-1
-		if mv := lj[last]; int(p) != last {
-			lj[p] = mv
-			n.jobs[mv.k].pos[mv.i] = p
+		p, last := 0, len(lj)-1
+		for lj[p].k != k {
+			p++
 		}
+		lj[p] = lj[last]
 		lj = lj[:last]
 		n.linkJobs[l] = lj
 		n.links[l].load -= j.load[i]
@@ -377,8 +379,8 @@ func (n *Network) classify(j *netJob) {
 	j.dirty = false
 }
 
-// linkUse is a job (index k) with n flows on a link, its i-th link.
-type linkUse struct{ k, n, i int32 }
+// linkUse is a job (index k) with n flows on a link.
+type linkUse struct{ k, n int32 }
 
 // nowShared updates job u.k when its private link l gains a second job: l
 // joins its shared links, and priv is recomputed (by classify) only if l
