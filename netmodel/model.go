@@ -66,6 +66,9 @@ func (m *Model) round(nodes []int32, kind, arg int, g grid) roundStat {
 	P := len(nodes)
 	M := min(P, m.samples)
 	var st roundStat
+	// A path's bottleneck takes few values (a node link or a dimension's
+	// link), so the inverse of the last one is kept: the same quotient.
+	lastBW, inv := math.NaN(), 0.0
 	for s := 0; s < M; s++ {
 		i := s * P / M
 		j := partner(i, P, kind, arg, s, g)
@@ -77,8 +80,11 @@ func (m *Model) round(nodes []int32, kind, arg int, g grid) roundStat {
 			continue
 		}
 		h, bw := m.t.shape.path(a, b)
+		if bw != lastBW {
+			lastBW, inv = bw, 1/(m.t.plateau*bw)
+		}
 		st.alpha += 2*m.t.nicLat + float64(h)*m.t.hopLat
-		st.invB += 1 / (m.t.plateau * bw)
+		st.invB += inv
 		st.hops += float64(h)
 	}
 	st.alpha /= float64(M)
