@@ -66,6 +66,9 @@ func (m *Model) round(nodes []int32, kind, arg int, g grid) roundStat {
 	P := len(nodes)
 	M := min(P, m.samples)
 	var st roundStat
+	// A path's bottleneck takes few values (a node link or a dimension's
+	// link), so the inverse of the last one is kept: the same quotient.
+	lastBW, inv := math.NaN(), 0.0
 	for s := 0; s < M; s++ {
 		i := s * P / M
 		j := partner(i, P, kind, arg, s, g)
@@ -77,8 +80,11 @@ func (m *Model) round(nodes []int32, kind, arg int, g grid) roundStat {
 			continue
 		}
 		h, bw := m.t.shape.path(a, b)
+		if bw != lastBW {
+			lastBW, inv = bw, 1/(m.t.plateau*bw)
+		}
 		st.alpha += 2*m.t.nicLat + float64(h)*m.t.hopLat
-		st.invB += 1 / (m.t.plateau * bw)
+		st.invB += inv
 		st.hops += float64(h)
 	}
 	st.alpha /= float64(M)
@@ -87,10 +93,18 @@ func (m *Model) round(nodes []int32, kind, arg int, g grid) roundStat {
 	return st
 }
 
+// partner is rank i's partner (i in [0,P)) in a round of kind with
+// argument arg, s the sample's index. It is on the path of every sampled
+// pair, so it spends two divisions on a halo partner instead of six:
+// i/(x·y) is (i/x)/y, a remainder is a dividend less a product, and a step
+// of ±1 wraps by a compare.
 func partner(i, P, kind, arg, s int, g grid) int {
 	switch kind {
 	case pRing:
-		return (i + 1) % P
+		if i+1 == P {
+			return 0
+		}
+		return i + 1
 	case pXor:
 		if j := i ^ arg; j < P {
 			return j
@@ -99,17 +113,30 @@ func partner(i, P, kind, arg, s int, g grid) int {
 	case pRand:
 		return (i + 1 + (s*7919+arg)%(P-1)) % P
 	}
-	x, y, z := i%g.x, (i/g.x)%g.y, i/(g.x*g.y)
+	q := i / g.x
+	z := q / g.y
+	x, y := i-q*g.x, q-z*g.y
 	d := 1 - 2*(arg&1) // +1 or −1
 	switch arg / 2 {
 	case 0:
-		x = (x + d + g.x) % g.x
+		x = wrap(x+d, g.x)
 	case 1:
-		y = (y + d + g.y) % g.y
+		y = wrap(y+d, g.y)
 	default:
-		z = (z + d + g.z) % g.z
+		z = wrap(z+d, g.z)
 	}
 	return x + g.x*(y+g.y*z)
+}
+
+// wrap maps c in [−1, n] onto the ring [0, n): (c + n) % n.
+func wrap(c, n int) int {
+	if c < 0 {
+		return n - 1
+	}
+	if c == n {
+		return 0
+	}
+	return c
 }
 
 // cost is the time of one round with messages of size bytes.

@@ -167,7 +167,9 @@ func (n *Network) dropComp(c int32) {
 func (n *Network) nextStamp() uint32 {
 	n.stamp++
 	if n.stamp == 0 { // wrapped: clear the stamps once every 2³² walks
-		clear(n.linkStamp)
+		for l := range n.links {
+			n.links[l].stamp = 0
+		}
 		clear(n.compStamp)
 		n.stamp = 1
 	}

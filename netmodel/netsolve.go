@@ -2,11 +2,18 @@ package netmodel
 
 import "math"
 
-// linkState is a shared link's progressive-filling state during a solve.
-type linkState struct {
-	rem  float64 // capacity left
-	lsum float64 // Σ a_jl of the unfrozen jobs
-	lvl  float64 // rem/lsum, +Inf once lsum is 0
+// netLink is a link's capacity and load, and its progressive-filling
+// state during a solve, together so that a solve's first touch of a link
+// reads one record. Its level rem/lsum, the one field the solver's level
+// walks read, is in Network.lvl, densely (meaningless once lsum is 0: see
+// the freeze in solve).
+type netLink struct {
+	bw    float64 // capacity
+	load  float64 // Σ flows of its jobs (an integer, so exact in any order)
+	rem   float64 // the solve's capacity left (valid on the solved component's shared links)
+	lsum  float64 // the solve's Σ a_jl of the unfrozen jobs
+	stamp uint32  // stamp of the last solve to reach it
+	owner int32   // the first job (solve index) that solve saw on it
 }
 
 // recompute solves max-min over the component's jobs, updates shares and
@@ -36,14 +43,14 @@ func (n *Network) recompute(comp []int64, track bool) []int32 {
 // being job comp[f], on the jobs' shared links with their priv bounds,
 // working in per-link state indexed by dense link number instead of a
 // flattened copy. Every job on a shared link of the component is in the
-// component, so a link starts at rem = c_l, lsum = linkLoad. Same
+// component, so a link starts at rem = c_l, lsum = its load. Same
 // operations in the same order as the former solver, so the same rates.
 //
 // With track, the first pass also unites the jobs that share a link
 // (n.uf, by solve index; n.classes counts the classes): the walk a remove
 // needs to see how its component split, at the cost of one store per link.
 func (n *Network) solve(comp []int64, rates []float64, track bool) {
-	ls := n.ls
+	lk, lvl := n.links, n.lvl
 	st := n.nextStamp()
 	s := &n.mm
 	s.heap = s.heap[:0]
@@ -71,18 +78,18 @@ func (n *Network) solve(comp []int64, rates []float64, track bool) {
 		rf := int32(f)    // the root of f's class (f is a root until its turn)
 		last := int32(-1) // the owner last united with f: links in a row often share one
 		for _, l := range j.shared {
-			if n.linkStamp[l] != st {
-				n.linkStamp[l] = st
-				n.owner[l] = int32(f)
-				bw, sum := n.bw[l], n.linkLoad[l]
-				ls[l] = linkState{bw, sum, bw / sum}
+			p := &lk[l]
+			if p.stamp != st {
+				p.stamp, p.owner = st, int32(f)
+				p.rem, p.lsum = p.bw, p.load
+				lvl[l] = p.bw / p.load
 			} else if track {
-				if o := n.owner[l]; o != last {
+				if o := p.owner; o != last {
 					last = o
 					rf = n.unite(rf, o)
 				}
 			}
-			if v := ls[l].lvl; v < lv || (nan && v != v) {
+			if v := lvl[l]; v < lv || (nan && v != v) {
 				lv = v
 			}
 		}
@@ -96,7 +103,7 @@ func (n *Network) solve(comp []int64, rates []float64, track bool) {
 		it := s.pop()
 		f := it.link
 		j := &n.jobs[int32(comp[f])]
-		lv := level(j.priv, j.shared, ls)
+		lv := level(j.priv, j.shared, lvl)
 		// A raised level goes back on the heap, unless it would be the next
 		// pop: then that pop would read the same level and freeze it, so
 		// freeze it now.
@@ -105,20 +112,19 @@ func (n *Network) solve(comp []int64, rates []float64, track bool) {
 			continue
 		}
 		rates[f] = lv
+		// Freeze f at lv on its shared links. The builtin max is math.Max's
+		// max(v, 0) without the call: −0 and negatives give +0, NaN stays.
+		// The level is divided out even when the last job on the link
+		// freezes (lsum is an integer sum of integer loads, so exactly 0
+		// then, and the quotient +Inf or NaN): every job on a shared link
+		// of the component is in the solve, so once all of them are frozen
+		// no level walk reads the link again, and the next solve sets it
+		// afresh. No branch on the sum, then.
 		for i, l := range j.shared {
-			c, p := j.coef[i], &ls[l]
-			// math.Max(0, v) without the call: −0 and negatives give +0, NaN stays.
-			if v := p.rem - c*lv; v <= 0 {
-				p.rem = 0
-			} else {
-				p.rem = v
-			}
-			p.lsum -= c
-			if d := p.lsum; d > 0 {
-				p.lvl = p.rem / d
-			} else {
-				p.lvl = math.Inf(1) // no unfrozen job left: level skips it
-			}
+			c, p := j.coef[i], &lk[l]
+			rem, sum := max(p.rem-c*lv, 0), p.lsum-c
+			p.rem, p.lsum = rem, sum
+			lvl[l] = rem / sum
 		}
 	}
 }
@@ -127,20 +133,20 @@ func (n *Network) solve(comp []int64, rates []float64, track bool) {
 // bandwidths are all finite (Network.finite), every level is finite, +Inf
 // (a link without unfrozen jobs) or a finite bound minus a finite product,
 // so the NaN test of levelOf never fires and is left out.
-func levelFinite(lv float64, links []int32, ls []linkState) float64 {
+func levelFinite(lv float64, links []int32, lvl []float64) float64 {
 	for _, l := range links {
-		if v := ls[l].lvl; v < lv {
+		if v := lvl[l]; v < lv {
 			lv = v
 		}
 	}
 	return lv
 }
 
-// levelOf is level with each link's rem/load read from its lvl (+Inf
+// levelOf is level with each link's rem/load read from lvl (+Inf
 // where the load is 0), the same quotients level divides out.
-func levelOf(lv float64, links []int32, ls []linkState) float64 {
+func levelOf(lv float64, links []int32, lvl []float64) float64 {
 	for _, l := range links {
-		if v := ls[l].lvl; v < lv || v != v {
+		if v := lvl[l]; v < lv || v != v {
 			lv = v
 		}
 	}

@@ -114,9 +114,9 @@ type Network struct {
 	// and every per-link array below is indexed by that number: a machine
 	// that uses a corner of a large topology keeps its working set small.
 	dense    []int32
-	bw       []float64   // per link: capacity
+	links    []netLink   // per link: capacity, load and the solve's state
+	lvl      []float64   // per link: the solve's level rem/lsum (valid as links[l].rem)
 	linkJobs [][]linkUse // per link: the jobs with a flow on it, in no particular order
-	linkLoad []float64   // per link: Σ flows of its jobs (an integer, so exact in any order)
 	count    []int32     // scratch: flows per link while adding a job
 	cache    []routeEntry
 
@@ -125,12 +125,9 @@ type Network struct {
 	freeComp []int32
 
 	// walk and solve scratch, reused across calls (netsolve.go)
-	linkStamp []uint32    // per link: stamp of the last walk or solve to mark it
-	ls        []linkState // per link: the solve's state (valid on the solved component's shared links)
-	compStamp []uint32    // per component: stamp of the last join to reach it
+	compStamp []uint32 // per component: stamp of the last join to reach it
 	stamp     uint32
 	mm        mmScratch
-	owner     []int32 // per link: the first job (solve index) the solve saw on it
 	uf        []int32 // per solve index: union-find parent (remove solves)
 	classes   int     // the number of union-find classes after a remove solve
 	pieceComp []int32 // per solve index of a class root: the class's component
@@ -146,7 +143,6 @@ type netJob struct {
 	comp   int32     // its component
 	links  []int32   // distinct links crossed (dense numbers), in route order
 	load   []float64 // flows of the job on each of links
-	pos    []int32   // its entry's index in linkJobs[links[i]]
 	shared []int32   // the links of links that other jobs use too
 	coef   []float64 // the job's load on each of shared
 	alone  float64   // x_j with the job alone: min_l c_l / a_jl
@@ -174,15 +170,12 @@ func (n *Network) denseOf(l int32) int32 {
 	if d := n.dense[l]; d >= 0 {
 		return d
 	}
-	d := int32(len(n.bw))
+	d := int32(len(n.links))
 	n.dense[l] = d
-	n.bw = append(n.bw, n.t.links[l].BW)
+	n.links = append(n.links, netLink{bw: n.t.links[l].BW})
+	n.lvl = append(n.lvl, 0)
 	n.linkJobs = append(n.linkJobs, nil)
-	n.linkLoad = append(n.linkLoad, 0)
 	n.count = append(n.count, 0)
-	n.linkStamp = append(n.linkStamp, 0)
-	n.owner = append(n.owner, 0)
-	n.ls = append(n.ls, linkState{})
 	return d
 }
 
@@ -277,7 +270,7 @@ func (n *Network) Add(job int32, flows []Flow) ([]int32, error) {
 		load := float64(n.count[l])
 		j.load = append(j.load, load)
 		n.count[l] = 0
-		j.alone = min(j.alone, n.bw[l]/load) // builtin min: math.Min's rules, inlined
+		j.alone = min(j.alone, n.links[l].bw/load) // builtin min: math.Min's rules, inlined
 	}
 	return n.insert(k), nil
 }
@@ -293,7 +286,7 @@ func (n *Network) alloc(job int32) int32 {
 		n.jobs = append(n.jobs, netJob{})
 	}
 	j := &n.jobs[k]
-	*j = netJob{id: job, comp: -1, links: j.links[:0], load: j.load[:0], pos: j.pos[:0], shared: j.shared[:0], coef: j.coef[:0], share: 1, alone: math.Inf(1)}
+	*j = netJob{id: job, comp: -1, links: j.links[:0], load: j.load[:0], shared: j.shared[:0], coef: j.coef[:0], share: 1, alone: math.Inf(1)}
 	return k
 }
 
@@ -313,12 +306,11 @@ func (n *Network) insert(k int32) []int32 {
 		if len(lj) > 0 {
 			j.shared = append(j.shared, l)
 			j.coef = append(j.coef, load)
-		} else if v := n.bw[l] / load; v < j.priv { // as classify
+		} else if v := n.links[l].bw / load; v < j.priv { // as classify
 			j.priv = v
 		}
-		j.pos = append(j.pos, int32(len(lj)))
-		n.linkJobs[l] = append(lj, linkUse{k, int32(load), int32(i)})
-		n.linkLoad[l] += load
+		n.linkJobs[l] = append(lj, linkUse{k, int32(load)})
+		n.links[l].load += load
 	}
 	n.idx[j.id] = k
 	changed := n.recompute(n.join(k), false)
@@ -342,16 +334,20 @@ func (n *Network) Remove(job int32) []int32 {
 	n.free = append(n.free, k)
 	j := &n.jobs[k]
 	for i, l := range j.links {
-		// Swap-delete k's entry; the moved entry's job learns its new place.
+		// Swap-delete k's entry, found by a scan: a link's list is short
+		// (2.5 jobs on the average shared link of an HPC2N replay), and
+		// the scan reads the memory the delete writes, where keeping each
+		// entry's position in its job cost a store into the moved entry's
+		// job, a cache miss per link.
 		lj := n.linkJobs[l]
-		p, last := j.pos[i], len(lj)-1
-		if mv := lj[last]; int(p) != last {
-			lj[p] = mv
-			n.jobs[mv.k].pos[mv.i] = p
+		p, last := 0, len(lj)-1
+		for lj[p].k != k {
+			p++
 		}
+		lj[p] = lj[last]
 		lj = lj[:last]
 		n.linkJobs[l] = lj
-		n.linkLoad[l] -= j.load[i]
+		n.links[l].load -= j.load[i]
 		if len(lj) == 1 {
 			n.nowPrivate(lj[0], l)
 		}
@@ -376,15 +372,15 @@ func (n *Network) classify(j *netJob) {
 		if len(n.linkJobs[l]) > 1 {
 			j.shared = append(j.shared, l)
 			j.coef = append(j.coef, j.load[i])
-		} else if v := n.bw[l] / j.load[i]; v < j.priv { // math.Min of positive values
+		} else if v := n.links[l].bw / j.load[i]; v < j.priv { // math.Min of positive values
 			j.priv = v
 		}
 	}
 	j.dirty = false
 }
 
-// linkUse is a job (index k) with n flows on a link, its i-th link.
-type linkUse struct{ k, n, i int32 }
+// linkUse is a job (index k) with n flows on a link.
+type linkUse struct{ k, n int32 }
 
 // nowShared updates job u.k when its private link l gains a second job: l
 // joins its shared links, and priv is recomputed (by classify) only if l
@@ -396,7 +392,7 @@ func (n *Network) nowShared(u linkUse, l int32) {
 	}
 	c := float64(u.n)
 	j.shared, j.coef = append(j.shared, l), append(j.coef, c)
-	if n.bw[l]/c <= j.priv {
+	if n.links[l].bw/c <= j.priv {
 		j.dirty = true
 	}
 }
@@ -413,7 +409,7 @@ func (n *Network) nowPrivate(u linkUse, l int32) {
 	last := len(j.shared) - 1
 	j.shared[i], j.coef[i] = j.shared[last], j.coef[last]
 	j.shared, j.coef = j.shared[:last], j.coef[:last]
-	if v := n.bw[l] / float64(u.n); v < j.priv {
+	if v := n.links[l].bw / float64(u.n); v < j.priv {
 		j.priv = v
 	}
 }

@@ -419,6 +419,18 @@ func (n *Network) checkComponents() error {
 		}
 		return x
 	}
+	// Each live job is listed once on each of its links with its flows
+	// there: it is found on each, and there are no more entries than that.
+	entries, crossed := 0, 0
+	for _, k := range n.idx {
+		for i, l := range n.jobs[k].links {
+			p := slices.IndexFunc(n.linkJobs[l], func(u linkUse) bool { return u.k == k })
+			if p < 0 || n.linkJobs[l][p].n != int32(n.jobs[k].load[i]) {
+				return fmt.Errorf("job index %d: not listed on its link %d with its %v flows", k, l, n.jobs[k].load[i])
+			}
+			crossed++
+		}
+	}
 	for l, lj := range n.linkJobs {
 		if len(lj) > 1 {
 			for _, u := range lj[1:] {
@@ -428,13 +440,17 @@ func (n *Network) checkComponents() error {
 		sum := 0.0
 		for p, u := range lj {
 			sum += float64(u.n)
-			if got := n.jobs[u.k].pos[u.i]; got != int32(p) || n.jobs[u.k].links[u.i] != int32(l) {
-				return fmt.Errorf("link %d entry %d: job index %d records position %d", l, p, u.k, got)
+			if id := n.jobs[u.k].id; id < 0 || n.idx[id] != u.k {
+				return fmt.Errorf("link %d entry %d: job index %d is not in the network", l, p, u.k)
 			}
 		}
-		if sum != n.linkLoad[l] {
-			return fmt.Errorf("link %d: load %v, its jobs carry %v", l, n.linkLoad[l], sum)
+		entries += len(lj)
+		if sum != n.links[l].load {
+			return fmt.Errorf("link %d: load %v, its jobs carry %v", l, n.links[l].load, sum)
 		}
+	}
+	if entries != crossed {
+		return fmt.Errorf("%d link entries, the jobs cross %d links", entries, crossed)
 	}
 	root := map[int32]int32{} // union-find root → kept component
 	seen := map[int32]bool{}

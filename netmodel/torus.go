@@ -12,7 +12,9 @@ type torus struct {
 	n, npr  int32
 	dims    []int32
 	stride  []int32 // router index stride of each dimension
+	strideD []int32 // stride·D: what a step along the dimension adds to a router's r·D
 	coord   []int32 // router r's coordinate in dimension i at r·D+i
+	rbase   []int32 // node n's router r times D (where its coordinates start), so no division by npr
 	bw      []float64
 	nodeBW  float64
 	linkOff int32
@@ -89,6 +91,13 @@ func NewTorus(s Spec) (*Topology, error) {
 			sh.coord[r*D+i] = (r / sh.stride[i]) % sh.dims[i]
 		}
 	}
+	for _, st := range sh.stride {
+		sh.strideD = append(sh.strideD, st*D)
+	}
+	sh.rbase = make([]int32, t.nodes)
+	for n := range sh.rbase {
+		sh.rbase[n] = int32(n) / sh.npr * D
+	}
 	t.shape = sh
 	t.finish()
 	return t, nil
@@ -119,7 +128,7 @@ func ringDist(ca, cb, d int32) int32 {
 // coords returns the coordinates of the routers of nodes a and b.
 func (s *torus) coords(a, b int32) (ca, cb []int32) {
 	D := int32(len(s.dims))
-	ra, rb := a/s.npr*D, b/s.npr*D
+	ra, rb := s.rbase[a], s.rbase[b]
 	return s.coord[ra : ra+D : ra+D], s.coord[rb : rb+D : rb+D]
 }
 
@@ -149,8 +158,7 @@ func (s *torus) path(a, b int32) (int, float64) {
 func (s *torus) route(a, b int32, dst []int32) []int32 {
 	dst = append(dst, 2*a)
 	ca, cb := s.coords(a, b)
-	r := a / s.npr
-	D := int32(len(s.dims))
+	rd := s.rbase[a] // the current router r times D
 	for i, d := range s.dims {
 		c := ca[i]
 		k := ringDelta(c, cb[i], d)
@@ -159,14 +167,14 @@ func (s *torus) route(a, b int32, dst []int32) []int32 {
 			dir, step, k = 1, -1, -k
 		}
 		for ; k > 0; k-- {
-			dst = append(dst, s.linkOff+(r*D+int32(i))*2+dir)
+			dst = append(dst, s.linkOff+(rd+int32(i))*2+dir)
 			nc := c + step
 			if nc == d {
 				nc = 0
 			} else if nc < 0 {
 				nc = d - 1
 			}
-			r += (nc - c) * s.stride[i]
+			rd += (nc - c) * s.strideD[i]
 			c = nc
 		}
 	}
