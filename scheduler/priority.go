@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -42,7 +43,12 @@ import (
 // instant, before that instant's decay and new usage (Slurm computes the
 // accounts' usage_efctv first, then the usage), and a user's is UE = U +
 // (UE_acct − U)·s_user/Σ s_siblings (Slurm's _set_usage_efctv) with the
-// user's current U. fs is 0 for an association with no shares.
+// user's current U. fs is 0 for an association with no shares. A
+// recompute walks the jobs in trace order (Slurm's job list): each running
+// job adds its usage in turn, and a user with a waiting job gets its
+// factor at its first one, from root's and its own usage at that point of
+// the walk (Slurm computes a user's usage_efctv on first use); any other
+// user gets it on first use after the recompute, from all the usage.
 //
 // That is the classic algorithm, not Fair Tree (Slurm's default since
 // 19.05): Fair Tree ranks every user of the tree by a depth-first walk
@@ -97,32 +103,46 @@ type ShareTree struct {
 // Usage is kept scaled: the true raw usage of user association u is
 // usage[u]·scale, so the decay of every association at a recompute is one
 // multiplication of scale, and the normalised usages (ratios to root's)
-// never need scale at all. Running jobs that ran through the whole period
-// since the last recompute add procs·δ·d^δ each; their processors are
-// summed per user (runProcs) so that a recompute visits users with running
-// jobs (active), not jobs. A job started since the last recompute is on
-// fresh until then, and adds its own partial stretch.
+// never need scale at all. The jobs counted as running at the last
+// recompute are in runs, in trace order (Slurm's job list order: a
+// recompute adds their usage one by one in that order, and a user's
+// fair-share factor is computed at its first waiting job in that walk); a
+// job started since the last recompute is on fresh until then.
 type prioState struct {
-	cfg      *Priority
-	decay    float64 // d per second
-	last     float64 // last recompute instant
-	next     float64 // next recompute instant armed; NaN when none is
-	scale    float64
-	usage    []float64 // scaled raw usage per user association
-	acctU    []float64 // scaled raw usage per account
-	acctN    []float64 // normalised usage per account at the start of the last recompute
-	rootU    float64   // scaled raw usage of root
-	runProcs []float64 // processors of each user's jobs running since before last
-	active   []int32   // users with runProcs > 0 (may hold zeros until the next recompute)
-	fresh    []int32   // slots of jobs started since last (stale entries skipped by gen)
-	freshGen []uint32
-	sib      []float64 // Σ shares of each account's users
-	rootSh   float64   // Σ shares of root's children
-	fs       []float64 // fair-share factor per user, valid when fsEpoch[u] == epoch
-	fsEpoch  []uint32
-	epoch    uint32
-	nodes    float64
-	procs    float64
+	cfg     *Priority
+	decay   float64 // d per second
+	last    float64 // last recompute instant
+	next    float64 // next recompute instant armed; NaN when none is
+	scale   float64
+	usage   []float64 // scaled raw usage per user association
+	acctU   []float64 // scaled raw usage per account
+	acctN   []float64 // normalised usage per account at the start of the last recompute
+	rootU   float64   // scaled raw usage of root
+	runs    []prioRun // jobs running at the last recompute (stale entries: not inRun, or restarted)
+	fresh   []prioRun // jobs started since last (stale entries skipped)
+	first   []prioFirst
+	firstAt []int64   // per user: 1 + trace order of its first waiting job in this recompute's walk, 0 none
+	sib     []float64 // Σ shares of each account's users
+	rootSh  float64   // Σ shares of root's children
+	fs      []float64 // fair-share factor per user, valid when fsEpoch[u] == epoch
+	fsEpoch []uint32
+	epoch   uint32
+	nodes   float64
+	procs   float64
+}
+
+// prioRun names a started job: its slot and its start (Engine.startSeq),
+// which tell a live entry from one whose job ended or restarted.
+type prioRun struct {
+	slot  int32
+	start uint64
+}
+
+// prioFirst is a user whose fair-share factor a recompute computes at its
+// first waiting job, of trace order seq.
+type prioFirst struct {
+	seq int64
+	u   int32
 }
 
 // jobPrio is a job's multifactor state.
@@ -134,7 +154,7 @@ type jobPrio struct {
 	submit float64
 	seq    int64
 	assoc  int32   // user association
-	inRun  bool    // counted in runProcs
+	inRun  bool    // on prioState.runs
 	usedTo float64 // usage accounted up to this time
 }
 
@@ -229,7 +249,7 @@ func (e *Engine) growTree() {
 	for u := len(st.usage); u < len(tr.UserShares); u++ {
 		st.sib[tr.UserAcct[u]] += tr.UserShares[u]
 		st.usage = append(st.usage, 0)
-		st.runProcs = append(st.runProcs, 0)
+		st.firstAt = append(st.firstAt, 0)
 		st.fs = append(st.fs, 0)
 		st.fsEpoch = append(st.fsEpoch, 0)
 	}
@@ -287,8 +307,7 @@ func (st *prioState) snapAccounts() {
 func (e *Engine) prioStarted(slot int32) {
 	st, j := e.prio, &e.jobs[slot]
 	j.pr.usedTo, j.pr.inRun = j.start, false
-	st.fresh = append(st.fresh, slot)
-	st.freshGen = append(st.freshGen, j.gen)
+	st.fresh = append(st.fresh, prioRun{slot, j.startSeq})
 }
 
 // prioEnded accounts a finished (or evicted) job's last stretch of usage
@@ -298,15 +317,22 @@ func (e *Engine) prioEnded(j *job) {
 	if st.cfg.EndUsage {
 		st.addUsage(j.pr.assoc, float64(j.procs), e.now-max(j.pr.usedTo, st.last))
 	}
-	if j.pr.inRun {
-		st.runProcs[j.pr.assoc] -= float64(j.procs)
-		j.pr.inRun = false
-	}
+	j.pr.inRun = false // its entry in runs goes at the next recompute
 	j.pr.usedTo = e.now
 }
 
 // recomputePriority is the KindPriority event: decay, new usage, every
 // waiting job's priority, and a stable re-sort of the queues.
+//
+// As Slurm's decay thread (priority_multifactor.c, _decay_thread), the
+// accounts' effective usage is set first, then all usage decays, then the
+// jobs are walked in trace order (Slurm's job list, in job ID order): a
+// running job adds its new usage, and a user's fair-share factor is
+// computed at its first waiting job (Slurm computes a user's usage_efctv on
+// first use, here in the middle of the walk), from the usage of root and
+// of the user as they stand there: without the usage of the running jobs
+// later in trace order. A user with no waiting job gets its factor from the
+// whole usage, on first use after the recompute.
 func (e *Engine) recomputePriority() {
 	st := e.prio
 	t := e.now
@@ -328,32 +354,27 @@ func (e *Engine) recomputePriority() {
 			st.scale = 1
 		}
 	}
-	// Jobs running through the whole period, per user.
+	st.epoch++ // factors computed from here on are this recompute's
+	e.mergeRuns()
+	first := e.firstWaiting()
 	k := 0
-	for _, u := range st.active {
-		if st.runProcs[u] > 0.5 {
-			st.addScaled(u, st.runProcs[u]*dt*f)
-			st.active[k] = u
+	for _, r := range st.runs {
+		j := &e.jobs[r.slot]
+		for k < len(first) && first[k].seq < j.pr.seq {
+			e.fairShare(int(first[k].u))
 			k++
 		}
-	}
-	st.active = st.active[:k]
-	// Jobs started within it.
-	for i, slot := range st.fresh {
-		j := &e.jobs[slot]
-		if j.gen != st.freshGen[i] || (j.state != stRunning && j.state != stBooting) || j.pr.inRun {
-			continue
+		if d := t - max(j.pr.usedTo, st.last); d == dt {
+			st.addScaled(j.pr.assoc, float64(j.procs)*dt*f)
+		} else {
+			st.addUsage(j.pr.assoc, float64(j.procs), d)
 		}
-		st.addUsage(j.pr.assoc, float64(j.procs), t-max(j.pr.usedTo, st.last))
-		j.pr.usedTo, j.pr.inRun = t, true
-		if st.runProcs[j.pr.assoc] < 0.5 {
-			st.active = append(st.active, j.pr.assoc)
-		}
-		st.runProcs[j.pr.assoc] += float64(j.procs)
+		j.pr.usedTo = t
 	}
-	st.fresh, st.freshGen = st.fresh[:0], st.freshGen[:0]
+	for ; k < len(first); k++ {
+		e.fairShare(int(first[k].u))
+	}
 	st.last = t
-	st.epoch++
 	queued := 0
 	if e.parts == nil {
 		queued = e.reprioritise()
@@ -365,9 +386,99 @@ func (e *Engine) recomputePriority() {
 		}
 		e.bind(prev)
 	}
-	if queued > 0 || len(st.active) > 0 || e.haveNext {
+	if queued > 0 || len(st.runs) > 0 || e.haveNext {
 		e.armPriority()
 	}
+}
+
+// mergeRuns brings runs up to the jobs running now: it drops the jobs that
+// ended (or restarted) and merges in, in trace order, those started since
+// the last recompute that still run.
+func (e *Engine) mergeRuns() {
+	st := e.prio
+	n := 0
+	for _, r := range st.runs {
+		if j := &e.jobs[r.slot]; j.startSeq == r.start && j.pr.inRun {
+			st.runs[n] = r
+			n++
+		}
+	}
+	st.runs = st.runs[:n]
+	m := 0
+	for _, r := range st.fresh {
+		j := &e.jobs[r.slot]
+		if j.startSeq != r.start || (j.state != stRunning && j.state != stBooting) || j.pr.inRun {
+			continue
+		}
+		j.pr.inRun = true
+		st.fresh[m] = r
+		m++
+	}
+	add := st.fresh[:m]
+	if m == 0 {
+		st.fresh = st.fresh[:0]
+		return
+	}
+	slices.SortFunc(add, func(a, b prioRun) int { return cmp.Compare(e.jobs[a.slot].pr.seq, e.jobs[b.slot].pr.seq) })
+	// Merge from the back into runs grown by m.
+	st.runs = slices.Grow(st.runs, m)[:n+m]
+	i, k := n-1, m-1
+	for w := n + m - 1; k >= 0; w-- {
+		if i >= 0 && e.jobs[st.runs[i].slot].pr.seq > e.jobs[add[k].slot].pr.seq {
+			st.runs[w] = st.runs[i]
+			i--
+		} else {
+			st.runs[w] = add[k]
+			k--
+		}
+	}
+	st.fresh = st.fresh[:0]
+}
+
+// firstWaiting returns the users with a waiting job, in the trace order of
+// their first one, when a recompute must compute their factors in its walk
+// (fair share weighed, and running jobs adding usage); otherwise none.
+func (e *Engine) firstWaiting() []prioFirst {
+	st, p := e.prio, e.prio.cfg
+	st.first = st.first[:0]
+	if p.WeightFairshare == 0 || p.Tree == nil || len(st.runs) == 0 {
+		return st.first
+	}
+	scan := func() {
+		for _, s := range e.wq.slots[e.wq.head:] {
+			if s < 0 {
+				continue
+			}
+			j := &e.jobs[s]
+			u := j.pr.assoc
+			if int(u) >= len(st.firstAt) {
+				continue
+			}
+			if at := st.firstAt[u]; at == 0 {
+				st.firstAt[u] = j.pr.seq + 1
+				st.first = append(st.first, prioFirst{u: u})
+			} else if j.pr.seq+1 < at {
+				st.firstAt[u] = j.pr.seq + 1
+			}
+		}
+	}
+	if e.parts == nil {
+		scan()
+	} else {
+		prev := e.bind(0)
+		for k := range e.parts[:len(e.parts)-1] {
+			e.bind(k)
+			scan()
+		}
+		e.bind(prev)
+	}
+	for i := range st.first {
+		u := st.first[i].u
+		st.first[i].seq = st.firstAt[u] - 1
+		st.firstAt[u] = 0
+	}
+	slices.SortFunc(st.first, func(a, b prioFirst) int { return cmp.Compare(a.seq, b.seq) })
+	return st.first
 }
 
 // reprioritise recomputes the priorities of the bound queue's jobs and
