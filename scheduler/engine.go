@@ -518,7 +518,7 @@ func (e *Engine) instant(t float64) error {
 		case KindLimit:
 			e.setLimit(e.cfg.Limits[ev.Job].W)
 		case KindPriority:
-			e.recomputePriority()
+			e.prio.due = true // after this instant's decisions (priority.go)
 		case KindWake:
 			e.woken(ev.T) // view.go
 		case KindIdleDrift:
@@ -545,6 +545,9 @@ func (e *Engine) instant(t float64) error {
 	}
 	if e.dirty {
 		e.decide()
+	}
+	if e.prio != nil && e.prio.due {
+		e.recomputePriority()
 	}
 	if e.np != nil {
 		e.nodeSync()
