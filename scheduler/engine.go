@@ -518,7 +518,7 @@ func (e *Engine) instant(t float64) error {
 		case KindLimit:
 			e.setLimit(e.cfg.Limits[ev.Job].W)
 		case KindPriority:
-			e.prio.due = true // after this instant's decisions (priority.go)
+			e.recomputePriority()
 		case KindWake:
 			e.woken(ev.T) // view.go
 		case KindIdleDrift:
@@ -545,9 +545,6 @@ func (e *Engine) instant(t float64) error {
 	}
 	if e.dirty {
 		e.decide()
-	}
-	if e.prio != nil && e.prio.due {
-		e.recomputePriority()
 	}
 	if e.np != nil {
 		e.nodeSync()

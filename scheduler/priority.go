@@ -61,12 +61,7 @@ import (
 // Schedule. As in Slurm, a job's priority is computed once at submit
 // (with the fair-share factors of the last recompute instant) and then
 // only at recompute instants, when every waiting job is recomputed and the
-// queue re-sorted. A recompute comes after the decisions of its instant:
-// Slurm's decay thread wakes at its own phase within the second (0.5 and
-// 0.8 s after the whole second in two real runs), after the starts on the
-// ends and the backfill pass of that second, and the new order is first
-// used at the next instant. Ties in priority break by trace order (Slurm:
-// job ID).
+// queue re-sorted. Ties in priority break by trace order (Slurm: job ID).
 type Priority struct {
 	WeightAge, WeightFairshare, WeightJobSize, WeightPartition, WeightQOS float64
 
@@ -118,7 +113,6 @@ type prioState struct {
 	decay   float64 // d per second
 	last    float64 // last recompute instant
 	next    float64 // next recompute instant armed; NaN when none is
-	due     bool    // the recompute falls at this instant, after its decisions
 	scale   float64
 	usage   []float64 // scaled raw usage per user association
 	acctU   []float64 // scaled raw usage per account
@@ -342,7 +336,7 @@ func (e *Engine) prioEnded(j *job) {
 func (e *Engine) recomputePriority() {
 	st := e.prio
 	t := e.now
-	st.next, st.due = math.NaN(), false
+	st.next = math.NaN()
 	st.snapAccounts() // before this instant's decay and new usage
 	dt := t - st.last
 	f := 1.0 // d^dt

@@ -107,8 +107,7 @@ func TestUsageDecay(t *testing.T) {
 // at a recompute at 60 they are 500+50 = 550 and 400+75 = 475: job 2
 // leads. So with PriorityCalcPeriod 60 job 2 starts at 100 and job 3 after
 // it (150); with 1000 no recompute happens before 100 and job 3 goes
-// first, and with 100 too: the recompute at 100 follows that instant's
-// starts.
+// first.
 func TestAgeSizeAndRecompute(t *testing.T) {
 	jobs := []workloads.Job{j(1, 0, 100, 4, 100), j(2, 10, 50, 2, 50), j(3, 20, 50, 3, 50)}
 	for _, tc := range []struct {
@@ -117,10 +116,6 @@ func TestAgeSizeAndRecompute(t *testing.T) {
 	}{
 		{60, "1:0-100 2:100-150 3:150-200"},
 		{1000, "1:0-100 2:150-200 3:100-150"},
-		// A recompute at 100 comes after the decisions of that instant
-		// (Slurm's decay thread runs at its own phase in the second,
-		// after the starts on the end at 100): job 3 leads then.
-		{100, "1:0-100 2:150-200 3:100-150"},
 	} {
 		p := &Priority{CalcPeriod: tc.period, WeightAge: 1000, MaxAge: 100, WeightJobSize: 100, Tree: oneUserTree()}
 		if got := simulate(t, Config{Procs: 4, Policy: "fcfs", Order: "multifactor", Priority: p}, jobs...).starts(); got != tc.want {
@@ -211,12 +206,12 @@ func TestAccountUsageFromLastRecompute(t *testing.T) {
 	j1.User, j2.User = 0, 1
 	var fs0, prio2 []float64
 	obs := PolicyFunc(func(v *View) {
-		if v.Now < 101 { // just after the recomputes, which follow the instant's decisions
-			v.WakeAt(101)
-		} else if v.Now < 201 {
-			v.WakeAt(201)
+		if v.Now < 100 {
+			v.WakeAt(100)
+		} else if v.Now < 200 {
+			v.WakeAt(200)
 		}
-		if v.Now == 101 || v.Now == 201 {
+		if v.Now == 100 || v.Now == 200 {
 			fs0 = append(fs0, v.e.fairShare(0))
 			prio2 = append(prio2, v.e.jobs[v.e.wq.slots[v.e.wq.head]].pr.prio)
 		}
@@ -326,12 +321,12 @@ func TestRecomputeWalksTraceOrder(t *testing.T) {
 	j1.User, j2.User, j3.User = 0, 1, 1
 	var prio2, fs0 []float64
 	obs := PolicyFunc(func(v *View) {
-		if v.Now < 101 { // just after the recomputes, which follow the instant's decisions
-			v.WakeAt(101)
-		} else if v.Now < 201 {
-			v.WakeAt(201)
+		if v.Now < 100 {
+			v.WakeAt(100)
+		} else if v.Now < 200 {
+			v.WakeAt(200)
 		}
-		if v.Now == 101 || v.Now == 201 {
+		if v.Now == 100 || v.Now == 200 {
 			prio2 = append(prio2, v.e.jobs[v.e.wq.slots[v.e.wq.head]].pr.prio)
 			fs0 = append(fs0, v.e.fairShare(0))
 		}
