@@ -307,8 +307,14 @@ func (st *prioState) snapAccounts() {
 func (e *Engine) prioStarted(slot int32) {
 	st, j := e.prio, &e.jobs[slot]
 	j.pr.usedTo, j.pr.inRun = j.start, false
-	st.fresh = append(st.fresh, prioRun{slot, j.startSeq})
+	if st.usageRead() {
+		st.fresh = append(st.fresh, prioRun{slot, j.startSeq})
+	}
 }
+
+// usageRead reports whether a priority reads the usage: without a weight
+// on fair share (Slurm's default) no usage is kept.
+func (st *prioState) usageRead() bool { return st.cfg.WeightFairshare != 0 && st.cfg.Tree != nil }
 
 // prioEnded accounts a finished (or evicted) job's last stretch of usage
 // (with EndUsage) and takes it out of the running jobs.
@@ -355,6 +361,33 @@ func (e *Engine) recomputePriority() {
 		}
 	}
 	st.epoch++ // factors computed from here on are this recompute's
+	running := int(e.startSeq)-e.stats.Finished-e.stats.Evictions > 0
+	if st.usageRead() {
+		e.walkRuns(t, dt, f)
+	}
+	st.last = t
+	queued := 0
+	if e.parts == nil {
+		queued = e.reprioritise()
+	} else {
+		prev := e.bind(0)
+		for k := range e.parts[:len(e.parts)-1] {
+			e.bind(k)
+			queued += e.reprioritise()
+		}
+		e.bind(prev)
+	}
+	if queued > 0 || running || e.haveNext {
+		e.armPriority()
+	}
+}
+
+// walkRuns adds the usage of the jobs running at t, in trace order, and
+// computes each user's fair-share factor at its first waiting job
+// (recomputePriority); dt is the time since the last recompute, f the
+// decay over it.
+func (e *Engine) walkRuns(t, dt, f float64) {
+	st := e.prio
 	e.mergeRuns()
 	first := e.firstWaiting()
 	k := 0
@@ -374,31 +407,17 @@ func (e *Engine) recomputePriority() {
 	for ; k < len(first); k++ {
 		e.fairShare(int(first[k].u))
 	}
-	st.last = t
-	queued := 0
-	if e.parts == nil {
-		queued = e.reprioritise()
-	} else {
-		prev := e.bind(0)
-		for k := range e.parts[:len(e.parts)-1] {
-			e.bind(k)
-			queued += e.reprioritise()
-		}
-		e.bind(prev)
-	}
-	if queued > 0 || len(st.runs) > 0 || e.haveNext {
-		e.armPriority()
-	}
 }
 
 // mergeRuns brings runs up to the jobs running now: it drops the jobs that
-// ended (or restarted) and merges in, in trace order, those started since
-// the last recompute that still run.
+// ended, were evicted (a job evicted while its nodes boot is not seen by
+// prioEnded) or restarted, and merges in, in trace order, those started
+// since the last recompute that still run.
 func (e *Engine) mergeRuns() {
 	st := e.prio
 	n := 0
 	for _, r := range st.runs {
-		if j := &e.jobs[r.slot]; j.startSeq == r.start && j.pr.inRun {
+		if j := &e.jobs[r.slot]; j.startSeq == r.start && j.pr.inRun && (j.state == stRunning || j.state == stBooting) {
 			st.runs[n] = r
 			n++
 		}
@@ -437,11 +456,11 @@ func (e *Engine) mergeRuns() {
 
 // firstWaiting returns the users with a waiting job, in the trace order of
 // their first one, when a recompute must compute their factors in its walk
-// (fair share weighed, and running jobs adding usage); otherwise none.
+// (running jobs add usage); otherwise none.
 func (e *Engine) firstWaiting() []prioFirst {
-	st, p := e.prio, e.prio.cfg
+	st := e.prio
 	st.first = st.first[:0]
-	if p.WeightFairshare == 0 || p.Tree == nil || len(st.runs) == 0 {
+	if len(st.runs) == 0 {
 		return st.first
 	}
 	scan := func() {
