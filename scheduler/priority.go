@@ -88,6 +88,13 @@ type Priority struct {
 	// file get one share).
 	Tree    *ShareTree
 	AssocOf func(*workloads.Job) int
+
+	// Trace, if set, is called after every recompute at t with each user
+	// association's fair-share factor (by Tree index) as a job of that
+	// user gets it until the next recompute: what sprio shows. It must
+	// not keep fs. (A look into the multifactor state, for comparisons
+	// with a real Slurm; it changes nothing.)
+	Trace func(t float64, fs []float64)
 }
 
 // ShareTree is a two-level association tree under root.
@@ -127,6 +134,7 @@ type prioState struct {
 	fs      []float64 // fair-share factor per user, valid when fsEpoch[u] == epoch
 	fsEpoch []uint32
 	epoch   uint32
+	trace   []float64 // Priority.Trace's argument
 	nodes   float64
 	procs   float64
 }
@@ -380,6 +388,29 @@ func (e *Engine) recomputePriority() {
 	if queued > 0 || running || e.haveNext {
 		e.armPriority()
 	}
+	if st.cfg.Trace != nil {
+		e.tracePriority(t)
+	}
+}
+
+// tracePriority hands Priority.Trace the factors after the recompute at t:
+// those computed in its walk, and for the other users what they would be on
+// first use (computed here without keeping them, so that a later first use
+// still computes its own).
+func (e *Engine) tracePriority(t float64) {
+	st := e.prio
+	if st.cfg.Tree == nil {
+		return
+	}
+	st.trace = st.trace[:0]
+	for u := range st.fs {
+		f := st.fs[u]
+		if st.fsEpoch[u] != st.epoch {
+			f = e.fairShareNow(u)
+		}
+		st.trace = append(st.trace, f)
+	}
+	st.cfg.Trace(t, st.trace)
 }
 
 // walkRuns adds the usage of the jobs running at t, in trace order, and
@@ -582,6 +613,15 @@ func (e *Engine) fairShare(u int) float64 {
 	if st.fsEpoch[u] == st.epoch {
 		return st.fs[u]
 	}
+	f := e.fairShareNow(u)
+	st.fs[u], st.fsEpoch[u] = f, st.epoch
+	return f
+}
+
+// fairShareNow computes user association u's factor from the usage as it
+// stands, without keeping it.
+func (e *Engine) fairShareNow(u int) float64 {
+	st, tr := e.prio, e.prio.cfg.Tree
 	a := tr.UserAcct[u]
 	un, an := 0.0, 0.0
 	if st.rootU > 0 {
@@ -596,12 +636,10 @@ func (e *Engine) fairShare(u int) float64 {
 	if st.rootSh > 0 && st.sib[a] > 0 {
 		sn = tr.AcctShares[a] / st.rootSh * tr.UserShares[u] / st.sib[a]
 	}
-	f := 0.0
-	if sn > 0 {
-		f = math.Exp2(-ue / sn)
+	if sn <= 0 {
+		return 0
 	}
-	st.fs[u], st.fsEpoch[u] = f, st.epoch
-	return f
+	return math.Exp2(-ue / sn)
 }
 
 // multifactorOrder is Slurm's queue order: priority high to low, ties in
