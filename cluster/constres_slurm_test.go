@@ -18,10 +18,11 @@ import (
 // SelectCores on the free cores of that moment. Backfill starts
 // ("_start_job") avoid the nodes the pass reserved, which the log does
 // not say: they are replayed on Slurm's nodes and counted apart. The
-// three main-scheduler starts of run 3 that differ came a few
-// milliseconds after a job's end on the nodes SelectCores prefers, which
-// Slurm skips while they are still completing (node_scheduler.c's
-// cg_node_bitmap); drsim has no completing state.
+// three main-scheduler starts of run 3 that differ, and the two of run 4
+// (a fresh run of 2026-11-27, held out: the rule was written from runs 2
+// and 3), came a few milliseconds after a job's end on the nodes
+// SelectCores prefers, which Slurm skips while they are still completing
+// (node_scheduler.c's cg_node_bitmap); drsim has no completing state.
 func TestSelectCoresSlurmLog(t *testing.T) {
 	for _, c := range []struct {
 		run        string
@@ -32,6 +33,7 @@ func TestSelectCoresSlurmLog(t *testing.T) {
 	}{
 		{"run2", 130, 30, 29, nil, 125},
 		{"run3", 132, 28, 27, []int{25, 81, 125}, 124},
+		{"run4", 133, 27, 27, []int{27, 105}, 128},
 	} {
 		t.Run(c.run, func(t *testing.T) {
 			dir := "../testdata/slurm-priority/" + c.run

@@ -339,6 +339,7 @@ func (e *Engine) finish(slot int32) error {
 		e.prioEnded(j) // priority.go
 	}
 	e.stats.Finished++
+	e.slurmMain.endAt = e.now // slurmbf.go: an end runs Slurm's main scheduler at once
 	e.dirty, e.changed = true, true
 	if e.parts != nil {
 		e.partDone(j) // partition.go
@@ -447,6 +448,7 @@ func (e *Engine) evict(slot int32) {
 	j.state = stQueued
 	j.gen++
 	e.stats.Evictions++
+	e.slurmMain.endAt = e.now
 	e.enqueue(slot)
 }
 

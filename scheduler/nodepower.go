@@ -257,6 +257,7 @@ func (e *Engine) evictBooting(slot int32) {
 	j.state = stQueued
 	j.gen++
 	e.stats.Evictions++
+	e.slurmMain.endAt = e.now
 	e.changed = true
 	e.enqueue(slot)
 }

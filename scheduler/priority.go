@@ -42,7 +42,12 @@ import (
 // instant, before that instant's decay and new usage (Slurm computes the
 // accounts' usage_efctv first, then the usage), and a user's is UE = U +
 // (UE_acct − U)·s_user/Σ s_siblings (Slurm's _set_usage_efctv) with the
-// user's current U. fs is 0 for an association with no shares.
+// user's current U. fs is 0 for an association with no shares. A
+// recompute walks the jobs in trace order (Slurm's job list): each running
+// job adds its usage in turn, and a user with a waiting job gets its
+// factor at its first one, from root's and its own usage at that point of
+// the walk (Slurm computes a user's usage_efctv on first use); any other
+// user gets it on first use after the recompute, from all the usage.
 //
 // That is the classic algorithm, not Fair Tree (Slurm's default since
 // 19.05): Fair Tree ranks every user of the tree by a depth-first walk
@@ -82,6 +87,13 @@ type Priority struct {
 	// file get one share).
 	Tree    *ShareTree
 	AssocOf func(*workloads.Job) int
+
+	// Trace, if set, is called after every recompute at t with each user
+	// association's fair-share factor (by Tree index) as a job of that
+	// user gets it until the next recompute: what sprio shows. It must
+	// not keep fs. (A look into the multifactor state, for comparisons
+	// with a real Slurm; it changes nothing.)
+	Trace func(t float64, fs []float64)
 }
 
 // ShareTree is a two-level association tree under root.
@@ -97,32 +109,33 @@ type ShareTree struct {
 // Usage is kept scaled: the true raw usage of user association u is
 // usage[u]·scale, so the decay of every association at a recompute is one
 // multiplication of scale, and the normalised usages (ratios to root's)
-// never need scale at all. Running jobs that ran through the whole period
-// since the last recompute add procs·δ·d^δ each; their processors are
-// summed per user (runProcs) so that a recompute visits users with running
-// jobs (active), not jobs. A job started since the last recompute is on
-// fresh until then, and adds its own partial stretch.
+// never need scale at all. The jobs counted as running at the last
+// recompute are in runs, in trace order (Slurm's job list order: a
+// recompute adds their usage one by one in that order, and a user's
+// fair-share factor is computed at its first waiting job in that walk); a
+// job started since the last recompute is on fresh until then.
 type prioState struct {
-	cfg      *Priority
-	decay    float64 // d per second
-	last     float64 // last recompute instant
-	next     float64 // next recompute instant armed; NaN when none is
-	scale    float64
-	usage    []float64 // scaled raw usage per user association
-	acctU    []float64 // scaled raw usage per account
-	acctN    []float64 // normalised usage per account at the start of the last recompute
-	rootU    float64   // scaled raw usage of root
-	runProcs []float64 // processors of each user's jobs running since before last
-	active   []int32   // users with runProcs > 0 (may hold zeros until the next recompute)
-	fresh    []int32   // slots of jobs started since last (stale entries skipped by gen)
-	freshGen []uint32
-	sib      []float64 // Σ shares of each account's users
-	rootSh   float64   // Σ shares of root's children
-	fs       []float64 // fair-share factor per user, valid when fsEpoch[u] == epoch
-	fsEpoch  []uint32
-	epoch    uint32
-	nodes    float64
-	procs    float64
+	cfg     *Priority
+	decay   float64 // d per second
+	last    float64 // last recompute instant
+	next    float64 // next recompute instant armed; NaN when none is
+	scale   float64
+	usage   []float64 // scaled raw usage per user association
+	acctU   []float64 // scaled raw usage per account
+	acctN   []float64 // normalised usage per account at the start of the last recompute
+	rootU   float64   // scaled raw usage of root
+	runs    []prioRun // jobs running at the last recompute (stale entries: not inRun, or restarted)
+	fresh   []prioRun // jobs started since last (stale entries skipped)
+	first   []prioFirst
+	firstAt []int64   // per user: 1 + trace order of its first waiting job in this recompute's walk, 0 none
+	sib     []float64 // Σ shares of each account's users
+	rootSh  float64   // Σ shares of root's children
+	fs      []float64 // fair-share factor per user, valid when fsEpoch[u] == epoch
+	fsEpoch []uint32
+	epoch   uint32
+	trace   []float64 // Priority.Trace's argument
+	nodes   float64
+	procs   float64
 }
 
 // jobPrio is a job's multifactor state.
@@ -134,7 +147,7 @@ type jobPrio struct {
 	submit float64
 	seq    int64
 	assoc  int32   // user association
-	inRun  bool    // counted in runProcs
+	inRun  bool    // on prioState.runs
 	usedTo float64 // usage accounted up to this time
 }
 
@@ -229,7 +242,7 @@ func (e *Engine) growTree() {
 	for u := len(st.usage); u < len(tr.UserShares); u++ {
 		st.sib[tr.UserAcct[u]] += tr.UserShares[u]
 		st.usage = append(st.usage, 0)
-		st.runProcs = append(st.runProcs, 0)
+		st.firstAt = append(st.firstAt, 0)
 		st.fs = append(st.fs, 0)
 		st.fsEpoch = append(st.fsEpoch, 0)
 	}
@@ -287,9 +300,14 @@ func (st *prioState) snapAccounts() {
 func (e *Engine) prioStarted(slot int32) {
 	st, j := e.prio, &e.jobs[slot]
 	j.pr.usedTo, j.pr.inRun = j.start, false
-	st.fresh = append(st.fresh, slot)
-	st.freshGen = append(st.freshGen, j.gen)
+	if st.usageRead() {
+		st.fresh = append(st.fresh, prioRun{slot, j.startSeq})
+	}
 }
+
+// usageRead reports whether a priority reads the usage: without a weight
+// on fair share (Slurm's default) no usage is kept.
+func (st *prioState) usageRead() bool { return st.cfg.WeightFairshare != 0 && st.cfg.Tree != nil }
 
 // prioEnded accounts a finished (or evicted) job's last stretch of usage
 // (with EndUsage) and takes it out of the running jobs.
@@ -298,15 +316,22 @@ func (e *Engine) prioEnded(j *job) {
 	if st.cfg.EndUsage {
 		st.addUsage(j.pr.assoc, float64(j.procs), e.now-max(j.pr.usedTo, st.last))
 	}
-	if j.pr.inRun {
-		st.runProcs[j.pr.assoc] -= float64(j.procs)
-		j.pr.inRun = false
-	}
+	j.pr.inRun = false // its entry in runs goes at the next recompute
 	j.pr.usedTo = e.now
 }
 
 // recomputePriority is the KindPriority event: decay, new usage, every
 // waiting job's priority, and a stable re-sort of the queues.
+//
+// As Slurm's decay thread (priority_multifactor.c, _decay_thread), the
+// accounts' effective usage is set first, then all usage decays, then the
+// jobs are walked in trace order (Slurm's job list, in job ID order): a
+// running job adds its new usage, and a user's fair-share factor is
+// computed at its first waiting job (Slurm computes a user's usage_efctv on
+// first use, here in the middle of the walk), from the usage of root and
+// of the user as they stand there: without the usage of the running jobs
+// later in trace order. A user with no waiting job gets its factor from the
+// whole usage, on first use after the recompute.
 func (e *Engine) recomputePriority() {
 	st := e.prio
 	t := e.now
@@ -328,32 +353,12 @@ func (e *Engine) recomputePriority() {
 			st.scale = 1
 		}
 	}
-	// Jobs running through the whole period, per user.
-	k := 0
-	for _, u := range st.active {
-		if st.runProcs[u] > 0.5 {
-			st.addScaled(u, st.runProcs[u]*dt*f)
-			st.active[k] = u
-			k++
-		}
+	st.epoch++ // factors computed from here on are this recompute's
+	running := int(e.startSeq)-e.stats.Finished-e.stats.Evictions > 0
+	if st.usageRead() {
+		e.walkRuns(t, dt, f)
 	}
-	st.active = st.active[:k]
-	// Jobs started within it.
-	for i, slot := range st.fresh {
-		j := &e.jobs[slot]
-		if j.gen != st.freshGen[i] || (j.state != stRunning && j.state != stBooting) || j.pr.inRun {
-			continue
-		}
-		st.addUsage(j.pr.assoc, float64(j.procs), t-max(j.pr.usedTo, st.last))
-		j.pr.usedTo, j.pr.inRun = t, true
-		if st.runProcs[j.pr.assoc] < 0.5 {
-			st.active = append(st.active, j.pr.assoc)
-		}
-		st.runProcs[j.pr.assoc] += float64(j.procs)
-	}
-	st.fresh, st.freshGen = st.fresh[:0], st.freshGen[:0]
 	st.last = t
-	st.epoch++
 	queued := 0
 	if e.parts == nil {
 		queued = e.reprioritise()
@@ -365,8 +370,11 @@ func (e *Engine) recomputePriority() {
 		}
 		e.bind(prev)
 	}
-	if queued > 0 || len(st.active) > 0 || e.haveNext {
+	if queued > 0 || running || e.haveNext {
 		e.armPriority()
+	}
+	if st.cfg.Trace != nil {
+		e.tracePriority(t)
 	}
 }
 
@@ -452,6 +460,15 @@ func (e *Engine) fairShare(u int) float64 {
 	if st.fsEpoch[u] == st.epoch {
 		return st.fs[u]
 	}
+	f := e.fairShareNow(u)
+	st.fs[u], st.fsEpoch[u] = f, st.epoch
+	return f
+}
+
+// fairShareNow computes user association u's factor from the usage as it
+// stands, without keeping it.
+func (e *Engine) fairShareNow(u int) float64 {
+	st, tr := e.prio, e.prio.cfg.Tree
 	a := tr.UserAcct[u]
 	un, an := 0.0, 0.0
 	if st.rootU > 0 {
@@ -466,12 +483,10 @@ func (e *Engine) fairShare(u int) float64 {
 	if st.rootSh > 0 && st.sib[a] > 0 {
 		sn = tr.AcctShares[a] / st.rootSh * tr.UserShares[u] / st.sib[a]
 	}
-	f := 0.0
-	if sn > 0 {
-		f = math.Exp2(-ue / sn)
+	if sn <= 0 {
+		return 0
 	}
-	st.fs[u], st.fsEpoch[u] = f, st.epoch
-	return f
+	return math.Exp2(-ue / sn)
 }
 
 // multifactorOrder is Slurm's queue order: priority high to low, ties in

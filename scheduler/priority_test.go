@@ -290,3 +290,60 @@ func TestRecomputeWithoutTimeFactors(t *testing.T) {
 		}
 	}
 }
+
+// A recompute walks the jobs in trace order, as Slurm's decay thread walks
+// its job list: a running job adds its usage, and a user's fair-share
+// factor is computed at its first waiting job from the usage so far. One
+// account (1 share) with users u0 and u1 (1 share each: S = 1/2), no
+// decay, recomputes every 100 s, on 4 processors. Job 1 (u0, 1 processor)
+// and job 3 (u1, 1 processor) run from 0 to 250; job 2 (u1, 4 processors),
+// between them in trace order, waits until 250.
+//
+//	100: A's U before = 0. Job 1 adds 100 (root 100); job 2: U(u1) = 0,
+//	     UE = 0, fs = 1, priority 1000; job 3 adds 100 (root 200).
+//	200: A's U before = 200/200 = 1. Job 1 adds 100 (u0 200, root 300);
+//	     job 2: U(u1) = 100/300, UE = 1/3 + (1 − 1/3)·1/2 = 2/3,
+//	     fs = 2^(−4/3), priority floor(396.85) = 396; job 3 adds 100.
+//
+// With job 3's usage counted before job 2's factor (every running job
+// first), job 2 would get 707 and 353. u0, with no waiting job, gets its
+// factor from all the usage on first use after the recompute: at 200,
+// U = 200/400, UE = .5 + (1 − .5)·1/2 = .75, fs = 2^−1.5.
+func TestRecomputeWalksTraceOrder(t *testing.T) {
+	tr := &ShareTree{AcctShares: []float64{1}, UserAcct: []int32{0, 0}, UserShares: []float64{1, 1}}
+	p := &Priority{CalcPeriod: 100, WeightFairshare: 1000, Tree: tr,
+		AssocOf: func(w *workloads.Job) int { return int(w.User) }}
+	e, err := New(Config{Procs: 4, Policy: "fcfs", Order: "multifactor", Priority: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j1, j2, j3 := j(1, 0, 250, 1, 300), j(2, 0, 10, 4, 60), j(3, 0, 250, 1, 300)
+	j1.User, j2.User, j3.User = 0, 1, 1
+	var prio2, fs0 []float64
+	obs := PolicyFunc(func(v *View) {
+		if v.Now < 100 {
+			v.WakeAt(100)
+		} else if v.Now < 200 {
+			v.WakeAt(200)
+		}
+		if v.Now == 100 || v.Now == 200 {
+			prio2 = append(prio2, v.e.jobs[v.e.wq.slots[v.e.wq.head]].pr.prio)
+			fs0 = append(fs0, v.e.fairShare(0))
+		}
+		for i := v.Next(0, v.Total); i >= 0; i = v.Next(i+1, v.Total) {
+			if v.Fits(i) {
+				v.Start(i)
+			}
+		}
+	})
+	e.policy, e.checkFCFS = obs, false // it starts job 3 past job 2
+	if err := e.Run(context.Background(), &SliceSource{Jobs: []workloads.Job{j1, j2, j3}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(prio2) != 2 || prio2[0] != 1000 || prio2[1] != 396 {
+		t.Errorf("job 2's priority at 100 and 200: %v, want [1000 396]", prio2)
+	}
+	if len(fs0) != 2 || math.Abs(fs0[1]-math.Pow(2, -1.5)) > 1e-12 {
+		t.Errorf("u0's fs at 100 and 200: %v, want 2^-1.5 at 200", fs0)
+	}
+}

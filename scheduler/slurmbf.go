@@ -74,6 +74,7 @@ type slurmMain struct {
 	lastSub float64 // the last run for submits
 	pending bool    // a job was submitted since the last run on a wake-up
 	seen    bool    // t0 is set
+	endAt   float64 // the last instant a job ended or was evicted (set by the engine)
 	// The decision of instant at (run), made on the first partition's pass
 	// and kept for the others, and the engine's counts it was made from.
 	at                  float64
@@ -139,7 +140,9 @@ func (p *SlurmBackfill) mainScheduler(v *View, ps *SlurmSched) bool {
 		p.armSubmit(v, ps)
 		return m.run
 	}
-	ended := st.Finished != m.finished || st.Evictions != m.evicted
+	// A run on an end happens at the end's instant: one the engine skipped
+	// (nothing could start then) does not make a later pass a run.
+	ended := (st.Finished != m.finished || st.Evictions != m.evicted) && m.endAt == now
 	if !m.seen {
 		// The engine's first pass: Slurm has just run its main scheduler
 		// at start-up (a full run before the first submit), so the first

@@ -174,6 +174,29 @@ func TestSlurmMainSchedulerClock(t *testing.T) {
 	}
 }
 
+// A run on a job's end happens at the end's instant, even when the engine
+// skips the policy then (nothing waits): it does not make a later pass a
+// run. Run 2 of the committed Slurm runs (slurmctld.log): kth20 and kth23
+// ended at 20.58 s with nothing waiting in their partition, kth26 was
+// submitted there at 26.79 and started at 28.62, on the first wake-up
+// batch_sched_delay after the one that served kth25's submit at 24.68
+// (25.55), not at once. 8 processors,
+// full runs every 100 s, backfill out of the way:
+//
+//	job 1 at 0, runs 9:  start-up run at 0 → due 3      → starts 3, ends 12 (nothing waits)
+//	job 2 at 11:         last run 3 → due 6             → starts 11
+//	job 3 at 13:         last wake-up run 11 → due 14   → starts 14
+//
+// (With the end at 12 taken for a run at 13, job 3 would start at 13.)
+func TestSlurmMainSchedulerEndInstant(t *testing.T) {
+	jobs := []workloads.Job{j(1, 0, 9, 1, 60), j(2, 11, 50, 1, 60), j(3, 13, 50, 1, 60)}
+	ps := SlurmSched{BfInterval: 1000, BfMaxJobTest: 100, BfWindow: 1000, BfResolution: 1, BatchDelay: 3, SchedInterval: 100}
+	got := simulate(t, Config{Procs: 8, Policy: "slurm-backfill", SlurmSched: &ps}, jobs...).starts()
+	if want := "1:3-12 2:11-61 3:14-64"; got != want {
+		t.Fatalf("%s, want %s", got, want)
+	}
+}
+
 // A backfill pass ends once no job left to test could start now by the
 // plan (SlurmBackfill.backfill's last); that must never change a start.
 // Random workloads on up to 64 processors under random SchedulerParameters

@@ -102,6 +102,10 @@ type Outputs struct {
 	// Hooks for simulations built on Run (the contract simulation).
 	Observer scheduler.PowerObserver  // receives the power time series too (besides Power)
 	JobLevel func(*workloads.Job) int // scheduler.Config.JobLevel: fixes a job's level; nil = governor
+	// PriorityTrace is scheduler.Priority.Trace under --priority
+	// multifactor: each user association's fair-share factor after every
+	// recompute (for comparisons with sprio).
+	PriorityTrace func(t float64, fs []float64)
 }
 
 // Result is what one run produced.
@@ -170,6 +174,9 @@ func Run(ctx context.Context, s Spec, tr *workloads.Trace, out Outputs) (*Result
 	}
 	if err := usePriority(&cfg, d, tr, mach); err != nil { // priority.go
 		return nil, specErr(err)
+	}
+	if cfg.Priority != nil {
+		cfg.Priority.Trace = out.PriorityTrace
 	}
 	peakW := pw.peakW(procs)
 	if mach != nil {
