@@ -288,24 +288,43 @@ func (c *Conservative) compactCert() {
 // that shrinks the blocking ranges and widens the others, so rounding
 // can only make the check more cautious. Starts before the search's lower
 // bound were ruled out by the class's earlier placements, checked first.
+// Parts D lifts to the job's size are then dropped, so every part of a
+// kept certificate blocks: one that D cannot reach still does.
 func (c *Conservative) stands(gr *resGroup, now float64) bool {
-	cert := c.bp.cert[gr.certFrom:gr.certTo]
-	est := gr.est
-	open := false // some part no longer blocks
-	for n := range cert {
+	cert, dEnd := c.bp.cert[gr.certFrom:gr.certTo], c.rs.dEnd
+	// Every part blocked at the last pass (deficit > 0); D adds nothing
+	// from its last end on, so the parts from n on still block.
+	n, open := 0, false
+	for ; n < len(cert) && cert[n].x < dEnd; n++ {
 		if iv := &cert[n]; iv.y > now && c.lift(iv.x, now) >= iv.def {
 			open = true
-			break
 		}
 	}
-	if open && !c.covered(cert, now, est, gr.at) {
+	if open && !c.covered(cert, now, gr.est, gr.at) {
 		return false
 	}
-	for n := range cert {
-		if iv := &cert[n]; iv.y > now {
+	if !open {
+		for k := range cert[:n] {
+			if iv := &cert[k]; iv.y > now {
+				iv.def -= c.lift(iv.x, now)
+			}
+		}
+		return true
+	}
+	// Parts that no longer block are dropped (every start they ruled out
+	// still touches one that does), as are parts over before now.
+	w := 0
+	for k := range cert {
+		iv := cert[k]
+		if k < n && iv.y > now {
 			iv.def -= c.lift(iv.x, now)
 		}
+		if iv.y > now && iv.def > 0 {
+			cert[w] = iv
+			w++
+		}
 	}
+	gr.certTo = gr.certFrom + int32(w)
 	return true
 }
 
