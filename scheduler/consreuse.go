@@ -248,12 +248,9 @@ func (c *Conservative) reuse(v *View) (from int, rebuilt, ok bool) {
 			}
 			cf := len(p.cert)
 			t, low := p.earliest(procs, est, lb)
-			need := int(gr.n) * procs
-			fits := !math.IsInf(t, 1) && (low >= need || p.fitsFrom(p.hitPos, p.hitK, need, t+est))
-			if !fits || t != gr.at && !c.move(gr, t) {
-				// Its jobs would not all take t (the window's bound
-				// from the search, else its exact minimum, is below
-				// them), or too many moved: placed afresh from here on.
+			if low < int(gr.n)*procs || t != gr.at && !c.move(gr, t) {
+				// Its jobs would not all take t (or too many moved):
+				// placed afresh from here on.
 				p.cert = p.cert[:cf]
 				break
 			}
@@ -534,33 +531,6 @@ func (p *blockProfile) certStep(pos, k, procs int) {
 		y = p.first[pos+1]
 	}
 	p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: procs - p.value(pos, k)})
-}
-
-// fitsFrom reports whether the step at (pos, k) and every later one that
-// starts before end have at least need free processors (blocks whose
-// lower bound shows it are skipped).
-func (p *blockProfile) fitsFrom(pos, k, need int, end float64) bool {
-	first := true // the step at (pos, k) counts whatever end is
-	for ; pos < len(p.ord); pos, k = pos+1, 0 {
-		if !first && !(p.first[pos] < end) {
-			return true
-		}
-		b, n, a := p.base(pos), int(p.n[pos]), p.add[pos]
-		if p.lo[pos]+a >= need {
-			first = false
-			continue
-		}
-		for ; k < n; k++ {
-			if !first && !(p.t[b+k] < end) {
-				return true
-			}
-			if p.f[b+k]+a < need {
-				return false
-			}
-			first = false
-		}
-	}
-	return true
 }
 
 // mergeAt removes the step starting at t, if there is one after the
