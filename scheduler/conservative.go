@@ -119,7 +119,6 @@ func (c *Conservative) Schedule(v *View) {
 	c.run = classRun{}
 	c.seen.next()
 	rebuilt := false
-	var suf []int32
 	if quick {
 		if c.fast {
 			c.bp.advance(v.Now)
@@ -129,16 +128,13 @@ func (c *Conservative) Schedule(v *View) {
 		from = v.NewFrom()
 	} else if f, rb, ok := c.reuse(v); ok {
 		from, rebuilt = f, rb
-		suf = c.suf // taken before reuse's walk, as a rebuilt pass takes them
 	} else {
 		c.rebuild(v)
 		c.startRecording(v)
 		rebuilt = true
 	}
 	c.valid = true
-	if suf == nil {
-		suf = v.e.wq.suffixMinProcs(&c.suf)
-	}
+	suf := v.e.wq.suffixMinProcs(&c.suf)
 	// On the processor-only profile with estimates known at enqueue
 	// (View.estExact), a job's processors and estimate come from the wait
 	// queue itself: no QueuedJob is filled for jobs that only get a

@@ -16,22 +16,8 @@ import "math"
 // processors. So a pass that reuses keeps the old profile (all the old
 // reservations), adds D, and checks the old placements in queue order;
 // at the first one that may move (or whose job is no longer where it
-// was), it takes back the reservations from there on and goes on in
-// queue order on the profile a rebuilt pass would have: a placement whose
-// certificate does not stand is searched again, and one whose search finds
-// another start moves there. Later placements then also check against the
-// moves: a moved group's old window frees its processors (a lift like
-// D's), its new window takes them (a placement whose window meets it is
-// searched again: its start may no longer fit), and a later group of its
-// class is searched again (its old search started at the moved group's old
-// start, the class's lower bound). After maxMoves moves, or at a group
-// whose jobs would not all take its start, the rest is placed afresh.
-//
-// The walk over the kept placements is the one a rebuilt pass makes: it
-// steps through the wait queue as View.Next does (whose skips tighten the
-// queue's bounds, which the engine reads to skip passes) and stops where
-// that pass would (the free processors below the suffix bound), so the
-// pass ends in the same state.
+// was), it takes back the reservations from there on and places the rest
+// as a rebuilt pass would, on the same profile.
 //
 // Whether a placement may move is decided from a certificate its search
 // left: the blocking steps it met, each with how many processors short of
@@ -83,25 +69,10 @@ type reuseState struct {
 	free   int        // View.Free() at the end of the last pass
 	blocks int        // the profile's blocks at the end of the last rebuilt pass
 	d      []runEntry // scratch: D, (end, processors) with end > now
-	dEnd   float64    // the last end in d and up
+	dEnd   float64    // the last end in d
 	cert0  int32      // certificate start of the current run
 	cbuf   []certIv   // scratch: the kept groups' certificates
-	// Scratch of the groups that moved in this pass: the processors their
-	// old windows free (up), those their new windows take (down), and
-	// their classes.
-	up, down []chg
-	moved    []chg // (procs, est) as (p, b)
 }
-
-// chg is p processors over [a, b).
-type chg struct {
-	a, b float64
-	p    int
-}
-
-// maxMoves bounds the groups a pass moves before leaving the rest to a
-// fresh placement.
-const maxMoves = 16
 
 // reuseEligible reports whether the engine's setup lets passes reuse.
 func (c *Conservative) reuseEligible(v *View) bool {
@@ -160,7 +131,6 @@ func (c *Conservative) reuse(v *View) (from int, rebuilt, ok bool) {
 	}
 	now := v.Now
 	rs.d, rs.dEnd = rs.d[:0], now
-	rs.up, rs.down, rs.moved = rs.up[:0], rs.down[:0], rs.moved[:0]
 	for k := range ch {
 		if r := &ch[k]; r.EstEnd > now {
 			rs.d = append(rs.d, runEntry{estEnd: r.EstEnd, procs: r.Procs})
@@ -168,10 +138,7 @@ func (c *Conservative) reuse(v *View) (from int, rebuilt, ok bool) {
 		}
 	}
 	p := &c.bp
-	// The pass's suffix bounds, as a rebuilt pass takes them before its
-	// walk (Schedule goes on with them).
-	suf := e.wq.suffixMinProcs(&c.suf)
-	// The groups that stand without a search: g of them.
+	// The groups that stand without a search: g0 of them.
 	i := v.Next(0, v.Total)
 	g, si := 0, 0
 	for ; g < len(rs.groups); g++ {
@@ -179,7 +146,7 @@ func (c *Conservative) reuse(v *View) (from int, rebuilt, ok bool) {
 		if !(gr.at > now) {
 			break
 		}
-		j, sj := c.walkGroup(v, gr, i, si, suf)
+		j, sj := c.walkGroup(v, gr, i, si)
 		if sj < 0 || len(rs.d) > 0 && !c.stands(gr, now) {
 			break
 		}
@@ -236,21 +203,19 @@ func (c *Conservative) reuse(v *View) (from int, rebuilt, ok bool) {
 				break
 			}
 		}
-		j, sj := c.walkGroup(v, gr, i, si, suf)
+		j, sj := c.walkGroup(v, gr, i, si)
 		if sj < 0 {
 			break
 		}
 		procs, est := int(gr.procs), gr.est
-		if c.mayMove(gr, now) {
+		if len(rs.d) > 0 && !c.stands(gr, now) {
 			lb := now
 			if at, ok := c.seen.get(procs, est); ok {
 				lb = at
 			}
 			cf := len(p.cert)
-			t, low := p.earliest(procs, est, lb)
-			if low < int(gr.n)*procs || t != gr.at && !c.move(gr, t) {
-				// Its jobs would not all take t (or too many moved):
-				// placed afresh from here on.
+			t, _ := p.earliest(procs, est, lb)
+			if t != gr.at {
 				p.cert = p.cert[:cf]
 				break
 			}
@@ -268,68 +233,18 @@ func (c *Conservative) reuse(v *View) (from int, rebuilt, ok bool) {
 	return i, rebuilt, true
 }
 
-// mayMove reports whether gr's placement must be searched again on the
-// profile before it (that of a rebuilt pass up to it): if a group of its
-// class moved in this pass (the search's lower bound, the class's last
-// start, was not where it is now), if a moved group's new window takes
-// processors over its window (its start may no longer fit), or if its
-// certificate does not stand under the processors freed (D and the moved
-// groups' old windows; stands).
-func (c *Conservative) mayMove(gr *resGroup, now float64) bool {
-	rs := &c.rs
-	for _, m := range rs.moved {
-		if m.p == int(gr.procs) && m.b == gr.est {
-			return true
-		}
-	}
-	end := gr.at + gr.est
-	for _, dn := range rs.down {
-		if dn.a < end && dn.b > gr.at {
-			return true
-		}
-	}
-	return (len(rs.d) > 0 || len(rs.up) > 0) && !c.stands(gr, now)
-}
-
-// move records that gr's search found t instead of its old start, whose
-// window then frees its processors while t's takes them, and moves it
-// (false: too many moved in this pass, or t is now, where its jobs are
-// left to the pass to start, or +Inf).
-func (c *Conservative) move(gr *resGroup, t float64) bool {
-	rs := &c.rs
-	if len(rs.moved) >= maxMoves || !(t > c.now) || math.IsInf(t, 1) {
-		return false
-	}
-	p := int(gr.n) * int(gr.procs)
-	rs.up = append(rs.up, chg{a: gr.at, b: gr.at + gr.est, p: p})
-	rs.down = append(rs.down, chg{a: t, b: t + gr.est, p: p})
-	rs.moved = append(rs.moved, chg{b: gr.est, p: int(gr.procs)})
-	rs.dEnd = math.Max(rs.dEnd, gr.at+gr.est)
-	gr.at = t
-	return true
-}
-
 // walkGroup checks that the live queue entries from position i on (as
 // View.Next walks them, skipping jobs larger than the machine) are gr's
 // jobs (their slots from si on), and returns the position after them and
-// the slot index after gr's, or sj < 0 if they are not or if a rebuilt
-// pass would stop at one of them (the free processors below the suffix
-// bound suf: that pass leaves no valid profile).
-func (c *Conservative) walkGroup(v *View, gr *resGroup, i, si int, suf []int32) (j, sj int) {
+// the slot index after gr's, or sj < 0 if they are not.
+func (c *Conservative) walkGroup(v *View, gr *resGroup, i, si int) (j, sj int) {
 	w, slots, mp := &v.e.wq, c.rs.slots, int32(min(v.Total, math.MaxInt32-1))
-	n, free := len(w.slots), v.Free()
+	n := len(w.slots)
 	for sj = si; sj < int(gr.slotEnd); sj++ {
-		if i < 0 || i >= n || w.slots[i] != slots[sj] || free < int(suf[i>>groupShift]) {
+		if i < 0 || i >= n || w.slots[i] != slots[sj] {
 			return i, -1
 		}
-		// The next position as v.Next(i+1, v.Total) finds it: its skips
-		// over tombstones tighten the wait queue's bounds, which later
-		// passes (and the engine's test for a pass) read, so the walk
-		// must be the one a rebuilt pass makes.
-		if i++; i < n && w.procs[i] > mp {
-			if i = w.next(i, v.Total); i < 0 {
-				i = n
-			}
+		for i++; i < n && w.procs[i] > mp; i++ {
 		}
 	}
 	return i, sj
@@ -381,7 +296,7 @@ func (c *Conservative) stands(gr *resGroup, now float64) bool {
 	// from its last end on, so the parts from n on still block.
 	n, open := 0, false
 	for ; n < len(cert) && cert[n].x < dEnd; n++ {
-		if iv := &cert[n]; iv.y > now && c.lift(iv, now) >= iv.def {
+		if iv := &cert[n]; iv.y > now && c.lift(iv.x, now) >= iv.def {
 			open = true
 		}
 	}
@@ -391,7 +306,7 @@ func (c *Conservative) stands(gr *resGroup, now float64) bool {
 	if !open {
 		for k := range cert[:n] {
 			if iv := &cert[k]; iv.y > now {
-				iv.def -= c.lift(iv, now)
+				iv.def -= c.lift(iv.x, now)
 			}
 		}
 		return true
@@ -402,7 +317,7 @@ func (c *Conservative) stands(gr *resGroup, now float64) bool {
 	for k := range cert {
 		iv := cert[k]
 		if k < n && iv.y > now {
-			iv.def -= c.lift(&iv, now)
+			iv.def -= c.lift(iv.x, now)
 		}
 		if iv.y > now && iv.def > 0 {
 			cert[w] = iv
@@ -413,23 +328,17 @@ func (c *Conservative) stands(gr *resGroup, now float64) bool {
 	return true
 }
 
-// lift returns at least the most processors iv's part gains anywhere
-// from now on: D's (its parts all start at now, so what it adds at
-// max(x, now)) and those of the moved groups' old windows that meet it.
-func (c *Conservative) lift(iv *certIv, now float64) int {
-	if !(iv.x < c.rs.dEnd) {
+// lift returns the processors D adds at max(x, now), the most it adds
+// anywhere from there on (D's parts all start at now).
+func (c *Conservative) lift(x, now float64) int {
+	if !(x < c.rs.dEnd) {
 		return 0
 	}
-	x := math.Max(iv.x, now)
+	x = math.Max(x, now)
 	add := 0
 	for _, r := range c.rs.d {
 		if r.estEnd > x {
 			add += int(r.procs)
-		}
-	}
-	for _, u := range c.rs.up {
-		if u.a < iv.y && u.b > x {
-			add += u.p
 		}
 	}
 	return add
@@ -441,7 +350,7 @@ func (c *Conservative) lift(iv *certIv, now float64) int {
 func (c *Conservative) covered(cert []certIv, now, est, at float64) bool {
 	for n := range cert {
 		iv := &cert[n]
-		if !(iv.y > now) || c.lift(iv, now) < iv.def {
+		if !(iv.y > now) || c.lift(iv.x, now) < iv.def {
 			continue
 		}
 		// The starts to cover: (x-est, min(y, at)), widened by the
@@ -455,7 +364,7 @@ func (c *Conservative) covered(cert []certIv, now, est, at float64) bool {
 		// included); blocking ranges in time order extend it.
 		for m := range cert {
 			jv := &cert[m]
-			if !(jv.y > cov) || c.lift(jv, now) >= jv.def {
+			if !(jv.y > cov) || c.lift(jv.x, now) >= jv.def {
 				continue
 			}
 			if !(jv.x-est+subMargin(jv.x, est) < cov) {
