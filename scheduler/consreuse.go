@@ -25,11 +25,13 @@ import "math"
 // start before the placement's start was ruled out by one of them (starts
 // before the search's lower bound by the certificates of earlier
 // placements of the class, which are checked first). D lifts a step by at
-// most its processors on [now, end); a certificate none of whose steps D
-// can lift to the job's size still rules out every earlier start, so the
-// placement stands; otherwise it is placed again (possibly at the same
+// most its processors on [now, end); a part D cannot lift to the job's
+// size still blocks, and an earlier start stays ruled out while its window
+// touches a part that still blocks. So the placement stands if every
+// start whose window touches a part D may lift also touches one it
+// cannot (stands); otherwise it is placed again (possibly at the same
 // start). A kept placement's deficits are lowered by the lift, so they
-// stay bounds for the next pass.
+// stay bounds for the next pass (a part may so stop blocking for good).
 //
 // It is used only where the profile is the processor-only one with
 // estimates known at enqueue, without node power saving, node loads or
@@ -145,7 +147,7 @@ func (c *Conservative) reuse(v *View) (from int, rebuilt, ok bool) {
 			break
 		}
 		j, sj := c.walkGroup(v, gr, i, si)
-		if sj < 0 || len(rs.d) > 0 && c.lifted(gr, now) {
+		if sj < 0 || len(rs.d) > 0 && !c.stands(gr, now) {
 			break
 		}
 		i, si = j, sj
@@ -206,7 +208,7 @@ func (c *Conservative) reuse(v *View) (from int, rebuilt, ok bool) {
 			break
 		}
 		procs, est := int(gr.procs), gr.est
-		if len(rs.d) > 0 && c.lifted(gr, now) {
+		if len(rs.d) > 0 && !c.stands(gr, now) {
 			lb := now
 			if at, ok := c.seen.get(procs, est); ok {
 				lb = at
@@ -269,44 +271,120 @@ func (c *Conservative) compactCert() {
 	p.cert, rs.cbuf = rs.cbuf, p.cert[:0]
 }
 
-// lifted reports whether D may lift a step of gr's certificate to the
-// job's size, and otherwise lowers the certificate's deficits by what D
-// adds over each part. A certificate's parts are in time order, and D
-// adds nothing from its last end (rs.dEnd) on.
-func (c *Conservative) lifted(gr *resGroup, now float64) bool {
-	cert, d, dEnd := c.bp.cert[gr.certFrom:gr.certTo], c.rs.d, c.rs.dEnd
-	n := 0
+// stands reports whether gr's placement stands on the new profile (the
+// old one plus D) by its certificate alone, and if so lowers the
+// certificate's deficits by what D adds over each part, so they stay
+// bounds for the next pass. A part whose deficit D may cover (what D
+// adds at the part's start, its largest lift over the part, reaches the
+// deficit) no longer blocks. Every start from the search's first step to
+// the placement's start had a window touching a part (its own step, or a
+// too-full step the search met in its window), and a start whose window
+// touches a part that still blocks is still ruled out. So the placement
+// stands if every start in [now, at) whose window touches a part that no
+// longer blocks also touches one that still does: the starts t whose
+// window [t, t+est) touches [x, y) are those in (x-est, y), and the
+// blocking parts' such ranges must cover the others' (a cover check over
+// the parts in time order). The subtraction x-est is taken with a margin
+// that shrinks the blocking ranges and widens the others, so rounding
+// can only make the check more cautious. Starts before the search's lower
+// bound were ruled out by the class's earlier placements, checked first.
+// Parts D lifts to the job's size are then dropped, so every part of a
+// kept certificate blocks: one that D cannot reach still does.
+func (c *Conservative) stands(gr *resGroup, now float64) bool {
+	cert, dEnd := c.bp.cert[gr.certFrom:gr.certTo], c.rs.dEnd
+	// Every part blocked at the last pass (deficit > 0); D adds nothing
+	// from its last end on, so the parts from n on still block.
+	n, open := 0, false
 	for ; n < len(cert) && cert[n].x < dEnd; n++ {
-		iv := &cert[n]
-		if !(iv.y > now) {
-			continue
-		}
-		x := math.Max(iv.x, now)
-		add := 0
-		for _, r := range d {
-			if r.estEnd > x {
-				add += int(r.procs)
-			}
-		}
-		if add >= iv.def {
-			return true
+		if iv := &cert[n]; iv.y > now && c.lift(iv.x, now) >= iv.def {
+			open = true
 		}
 	}
-	// None: the group stands; its deficits shrink by the lift.
-	for k := range cert[:n] {
-		iv := &cert[k]
-		if !(iv.y > now) {
-			continue
-		}
-		x := math.Max(iv.x, now)
-		for _, r := range d {
-			if r.estEnd > x {
-				iv.def -= int(r.procs)
+	if open && !c.covered(cert, now, gr.est, gr.at) {
+		return false
+	}
+	if !open {
+		for k := range cert[:n] {
+			if iv := &cert[k]; iv.y > now {
+				iv.def -= c.lift(iv.x, now)
 			}
 		}
+		return true
 	}
-	return false
+	// Parts that no longer block are dropped (every start they ruled out
+	// still touches one that does), as are parts over before now.
+	w := 0
+	for k := range cert {
+		iv := cert[k]
+		if k < n && iv.y > now {
+			iv.def -= c.lift(iv.x, now)
+		}
+		if iv.y > now && iv.def > 0 {
+			cert[w] = iv
+			w++
+		}
+	}
+	gr.certTo = gr.certFrom + int32(w)
+	return true
 }
+
+// lift returns the processors D adds at max(x, now), the most it adds
+// anywhere from there on (D's parts all start at now).
+func (c *Conservative) lift(x, now float64) int {
+	if !(x < c.rs.dEnd) {
+		return 0
+	}
+	x = math.Max(x, now)
+	add := 0
+	for _, r := range c.rs.d {
+		if r.estEnd > x {
+			add += int(r.procs)
+		}
+	}
+	return add
+}
+
+// covered reports whether every start in [now, at) whose window of est
+// touches a part of cert that D may lift (see stands) also touches one
+// that D cannot.
+func (c *Conservative) covered(cert []certIv, now, est, at float64) bool {
+	for n := range cert {
+		iv := &cert[n]
+		if !(iv.y > now) || c.lift(iv.x, now) < iv.def {
+			continue
+		}
+		// The starts to cover: (x-est, min(y, at)), widened by the
+		// margin and taken as closed at its low end.
+		hi := math.Min(iv.y, at)
+		cov := math.Max(iv.x-est-subMargin(iv.x, est), now)
+		if !(cov < hi) {
+			continue
+		}
+		// cov is the first start not yet known covered (itself
+		// included); blocking ranges in time order extend it.
+		for m := range cert {
+			jv := &cert[m]
+			if !(jv.y > cov) || c.lift(jv.x, now) >= jv.def {
+				continue
+			}
+			if !(jv.x-est+subMargin(jv.x, est) < cov) {
+				break // a gap: ranges only start later from here on
+			}
+			cov = jv.y
+			if !(cov < hi) {
+				break
+			}
+		}
+		if cov < hi {
+			return false
+		}
+	}
+	return true
+}
+
+// subMargin bounds the rounding error of x-est (and of t+est against x)
+// many times over.
+func subMargin(x, est float64) float64 { return (math.Abs(x) + math.Abs(est)) * 1e-12 }
 
 // recordGroup records the run being flushed, if its jobs did not start.
 func (c *Conservative) recordGroup() {
