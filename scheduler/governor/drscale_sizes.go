@@ -1,0 +1,264 @@
+package governor
+
+import (
+	"math"
+
+	"drsim/powercap"
+	"drsim/scheduler"
+)
+
+// DR-Scale's options per running job: its candidate sizes, their runtime
+// factors and its size × level options, cached per slot (sizeCache), and
+// the quick pick over them (best) with the range of remaining work over
+// which that pick stands (pickCache, certify).
+
+// sizeCache is a running job's candidate sizes and their runtime factors
+// t(n)/t(cur) as of its current size: they change only when the job is
+// resized (or the slot holds another job), not as its work progresses.
+type sizeCache struct {
+	valid bool
+	slot  int32
+	seq   int64
+	cur   int
+	n0    int  // requested size
+	mall  bool // malleable
+	fixed bool
+	level int // its level if fixed
+	n     []int
+	tf    []float64
+	opt   []optCache  // the options, sizes × levels, in solve's order
+	cand  []int32     // indices in opt of the options best looks at
+	cc    []candCache // what best reads of each of cand, side by side
+	pk    pickCache   // best's last pick and where it stays the pick
+}
+
+// candCache is one option best looks at: its index in opt and the values
+// best multiplies, copied so that the loop reads one array.
+type candCache struct {
+	np, nps, tf float64
+	n           int
+	i, level    int32
+}
+
+// sizeCacheLen is the number of sizeCache entries, a power of two: slot s
+// uses entry s mod sizeCacheLen (a collision only costs a recomputation).
+const sizeCacheLen = 1024
+
+// optCache is the part of an option that does not change as the job runs.
+type optCache struct {
+	size  int32   // index in n
+	level int32   // level
+	np    float64 // n·p(l)
+	nps   float64 // n·p(l)·s(l), multiplied in that order
+}
+
+// best is options' pick (without adding) over sc.cand: an option left out
+// has an earlier option of the same size with n·p·s and n·p no larger, so
+// for rem ≥ 0, tf > 0 and pause ≥ 0 (finite) its cost and weight are no
+// smaller (rounding is monotone) and the earlier one wins every tie: it is
+// never the first least-cost, least-weight option the full walk returns.
+//
+// The pick it finds is kept in sc.pk with the range of remaining work over
+// which no other candidate can come near it (certify): while the job's
+// remaining work stays in that range, with the same pause, the walk would
+// return it again, and best returns it without walking.
+func (g *DRScale) best(sj *scaleJob, sc *sizeCache) {
+	cur, rem, pause, idle := sj.cur, sj.rem, sj.pause, sj.idle
+	if p := &sc.pk; p.k >= 0 && pause == p.pause && rem >= p.lo && rem <= p.hi && (rem >= pickMin || rem == 0) {
+		k := &sc.cc[p.k]
+		sj.best, sj.pick, sj.bestW = int(k.i), scaleOpt{n: k.n, level: int(k.level)}, k.np+float64(cur-k.n)*idle
+		return
+	}
+	var best powercap.Option
+	bi := -1
+	for c := range sc.cc {
+		k := &sc.cc[c]
+		cost := k.nps * rem * k.tf // nf·p·s·rem·tf, left to right
+		if k.n != cur {
+			cost += k.np * pause
+		}
+		opt := powercap.Option{Weight: k.np + float64(cur-k.n)*idle, Cost: cost}
+		if c == 0 || opt.Cost < best.Cost || opt.Cost == best.Cost && opt.Weight < best.Weight {
+			bi, best = c, opt
+		}
+	}
+	if bi >= 0 {
+		k := &sc.cc[bi]
+		sj.best, sj.pick = int(k.i), scaleOpt{n: k.n, level: int(k.level)}
+		sc.pk = certify(sc.cc, bi, cur, pause)
+	}
+	sj.bestW = best.Weight
+}
+
+// sizesOf returns slot s's candidate sizes and factors t(n)/t(cur),
+// computed when the job or its size changed.
+func (g *DRScale) sizesOf(s int32, j scheduler.Job, o origSize, lv []powercap.Level) *sizeCache {
+	if g.sc == nil {
+		g.sc = make([]sizeCache, sizeCacheLen)
+	}
+	sc := &g.sc[s&(sizeCacheLen-1)]
+	if sc.valid && sc.slot == s && sc.seq == o.seq && sc.cur == j.Procs && sc.n0 == o.n0 && sc.mall == o.malleable &&
+		sc.fixed == j.Fixed && (!j.Fixed || sc.level == j.Level) {
+		return sc
+	}
+	sc.valid, sc.slot, sc.seq, sc.cur, sc.fixed, sc.level = true, s, o.seq, j.Procs, j.Fixed, j.Level
+	sc.n0, sc.mall = o.n0, o.malleable
+	sc.n = append(sc.n[:0], g.sizes(o, j.Procs, j.Fixed)...)
+	sc.tf, sc.opt, sc.pk = sc.tf[:0], sc.opt[:0], pickCache{k: -1}
+	fc := g.factor(j.App, float64(j.Procs)/float64(o.n0))
+	for i, n := range sc.n {
+		sc.tf = append(sc.tf, g.factor(j.App, float64(n)/float64(o.n0))/fc)
+		nf := float64(n)
+		for k, l := range lv {
+			if j.Fixed && k != j.Level {
+				continue
+			}
+			np := nf * l.Power
+			sc.opt = append(sc.opt, optCache{size: int32(i), level: int32(k), np: np, nps: np * l.Scale})
+		}
+	}
+	// cand: the options no earlier option of the same size dominates (see
+	// best); all of a size whose factor or products are not finite and
+	// positive.
+	// The options of one size are consecutive (sizes outer, levels inner),
+	// so only the run of b's size since its first option can dominate b.
+	sc.cand = sc.cand[:0]
+	ok := func(x float64) bool { return x >= 0 && x <= math.MaxFloat64 }
+	first := 0 // index of the first option of ob's size
+	for b, ob := range sc.opt {
+		if ob.size != sc.opt[first].size {
+			first = b
+		}
+		dom := false
+		if tf := sc.tf[ob.size]; tf > 0 && ok(tf) && ok(ob.np) && ok(ob.nps) {
+			for _, oa := range sc.opt[first:b] {
+				if ok(oa.np) && ok(oa.nps) && oa.nps <= ob.nps && oa.np <= ob.np {
+					dom = true
+					break
+				}
+			}
+		}
+		if !dom {
+			sc.cand = append(sc.cand, int32(b))
+		}
+	}
+	sc.cc = sc.cc[:0]
+	for _, i := range sc.cand {
+		oc := sc.opt[i]
+		sc.cc = append(sc.cc, candCache{np: oc.np, nps: oc.nps, tf: sc.tf[oc.size], n: sc.n[oc.size], i: i, level: oc.level})
+	}
+	return sc
+}
+
+// sizes returns the candidate sizes of a job, ascending, ending at cur
+// (owned by g, valid until the next call).
+func (g *DRScale) sizes(o origSize, cur int, fixed bool) []int {
+	out := g.sizeBuf[:0]
+	if !o.malleable || fixed {
+		g.sizeBuf = append(out, cur)
+		return g.sizeBuf
+	}
+	steps := g.Steps
+	if steps <= 0 {
+		steps = 5
+	}
+	lo := int(math.Ceil(g.minFrac() * float64(o.n0)))
+	for i := range steps {
+		r := g.minFrac()
+		if steps > 1 {
+			r += (1 - g.minFrac()) * float64(i) / float64(steps-1)
+		}
+		n := int(math.Ceil(r*float64(o.n0) - 1e-9))
+		if n >= lo && n < cur && (len(out) == 0 || out[len(out)-1] != n) {
+			out = append(out, n)
+		}
+	}
+	g.sizeBuf = append(out, cur)
+	return g.sizeBuf
+}
+
+// pickCache is best's last pick for a sizeCache: while the job's remaining
+// work rem is in [lo, hi] (and 0 or at least pickMin) and its pause is
+// pause, the walk over cc returns cc[k] (see certify). k < 0: none.
+type pickCache struct {
+	k      int32
+	pause  float64
+	lo, hi float64
+}
+
+// The domain over which certify's error bounds hold: every value it
+// multiplies is 0 or in [pickMin, pickMax], so products of up to three
+// are 0 or normal and finite. pickEps is the relative margin by which
+// the pick's cost must beat every other candidate's; pickShrink moves each
+// computed bound inwards past the rounding of its division.
+const (
+	pickMin, pickMax = 1e-100, 1e100
+	pickEps          = 1e-11
+	pickShrink       = 1e-9
+)
+
+func pickDomain(x float64) bool { return x == 0 || x >= pickMin && x <= pickMax }
+
+// certify returns the range of remaining work rem over which best's walk
+// over cc, with pause and current size cur, returns candidate w, found at
+// some rem in that range; k < 0 when it cannot tell.
+//
+// Candidate k's cost is c_k = fl(fl(nps_k·rem)·tf_k) [+ fl(np_k·pause)
+// when n_k ≠ cur], within 3.0001u (u = 2⁻⁵³) of its exact value C_k =
+// s_k·rem + b_k (s_k = nps_k·tf_k, b_k = np_k·pause or 0), since every
+// term is non-negative and normal. If C_k − C_w > ε(C_k + C_w) for every
+// k ≠ w with ε > 6.0002u, then c_k > c_w: w is the unique least cost and
+// the walk returns it whatever the weights. That condition is linear in
+// rem, A·rem + B > 0 with A = (s_k − s_w) − ε(s_k + s_w), B = (b_k − b_w) −
+// ε(b_k + b_w); certify evaluates A and B in floating point with ε =
+// pickEps, whose rounding (at most 4u(s_k + s_w) and 4u(b_k + b_w)) still
+// leaves a margin above 6.0002u, and keeps the rem on the right side of
+// each root −B/A after moving the root inwards by pickShrink.
+func certify(cc []candCache, w, cur int, pause float64) pickCache {
+	none := pickCache{k: -1}
+	if len(cc) == 1 {
+		return pickCache{k: 0, pause: pause, lo: 0, hi: math.MaxFloat64} // the only candidate
+	}
+	if !pickDomain(pause) {
+		return none
+	}
+	for i := range cc {
+		if k := &cc[i]; !pickDomain(k.np) || !pickDomain(k.nps) || !pickDomain(k.tf) {
+			return none
+		}
+	}
+	kw := &cc[w]
+	sw, bw := kw.nps*kw.tf, 0.0
+	if kw.n != cur {
+		bw = kw.np * pause
+	}
+	lo, hi := 0.0, pickMax
+	for i := range cc {
+		if i == w {
+			continue
+		}
+		k := &cc[i]
+		sk, bk := k.nps*k.tf, 0.0
+		if k.n != cur {
+			bk = k.np * pause
+		}
+		a := (sk - sw) - pickEps*(sk+sw)
+		b := (bk - bw) - pickEps*(bk+bw)
+		switch {
+		case a > 0 && b > 0: // for every rem ≥ 0
+		case a > 0 && b == 0: // for every rem > 0
+			lo = max(lo, pickMin)
+		case a > 0: // rem > −b/a
+			lo = max(lo, -b/a*(1+pickShrink))
+		case a < 0 && b > 0: // rem < b/−a
+			hi = min(hi, b/-a*(1-pickShrink))
+		case a == 0 && b > 0:
+		default: // never, or NaN
+			return none
+		}
+	}
+	if !(lo <= hi) {
+		return none
+	}
+	return pickCache{k: int32(w), pause: pause, lo: lo, hi: hi}
+}
