@@ -101,8 +101,9 @@ type scaleJob struct {
 	from, to int // its options in opts and meta, once built
 
 	// what its options are computed from
+	level            int  // its level (the only one when fixed)
+	fixed            bool // level fixed (Config.JobLevel)
 	lv               []powercap.Level
-	job              scheduler.Job
 	o                origSize
 	rem, pause, idle float64
 
@@ -226,22 +227,33 @@ func (g *DRScale) restore(c *scheduler.Control) {
 func (g *DRScale) collect(c *scheduler.Control) {
 	g.jobs, g.opts, g.meta, g.built, g.empty = g.jobs[:0], g.opts[:0], g.meta[:0], false, false
 	idle := c.IdleW()
+	now := c.Now()
 	for _, s := range g.run.slots(c) {
-		j := c.Job(s)
+		rem := c.SyncLeft(s) // Job(s)'s max(0, Estimate − Done)
 		pause := g.ResizeCost
-		if c.Started(s) == c.Now() {
+		if c.Started(s) == now {
 			pause = 0 // moldable start
 		}
-		g.addJob(s, j, g.info(c, s), c.Levels(j.App), pause, idle)
+		app := c.App(s)
+		g.jobs = append(g.jobs, scaleJob{slot: s, cur: c.JobProcs(s), app: app, level: c.Level(s), fixed: c.Fixed(s),
+			lv: c.Levels(app), rem: rem, pause: pause, idle: idle})
+		g.add(&g.jobs[len(g.jobs)-1], g.info(c, s))
 	}
 }
 
 // addJob appends running job j (slot s) to g.jobs with its least-cost
-// option.
+// option, as collect does.
 func (g *DRScale) addJob(s int32, j scheduler.Job, o origSize, lv []powercap.Level, pause, idle float64) {
-	g.jobs = append(g.jobs, scaleJob{slot: s, n0: o.n0, cur: j.Procs, app: j.App, lv: lv, job: j, o: o,
+	g.jobs = append(g.jobs, scaleJob{slot: s, cur: j.Procs, app: j.App, level: j.Level, fixed: j.Fixed, lv: lv,
 		rem: max(0, j.Estimate-j.Done), pause: pause, idle: idle})
-	if g.options(&g.jobs[len(g.jobs)-1], false) == 0 { // built in place: no copy of the large value
+	g.add(&g.jobs[len(g.jobs)-1], o)
+}
+
+// add completes g.jobs' last entry sj (built in place: no copy of the
+// large value) with o and its least-cost option.
+func (g *DRScale) add(sj *scaleJob, o origSize) {
+	sj.o, sj.n0 = o, o.n0
+	if g.options(sj, false) == 0 {
 		g.empty = true
 	}
 }
@@ -271,7 +283,7 @@ func (g *DRScale) build() {
 // when the job has not changed size since: the same values from the same
 // calls on the same arguments.
 func (g *DRScale) options(sj *scaleJob, add bool) int {
-	sc := g.sizesOf(sj.slot, sj.job, sj.o, sj.lv)
+	sc := g.sizesOf(sj)
 	if !add && sj.rem >= 0 && sj.rem <= math.MaxFloat64 && sj.pause >= 0 && sj.pause <= math.MaxFloat64 {
 		g.best(sj, sc) // the same pick over the undominated options only
 		return len(sc.opt)
@@ -303,18 +315,22 @@ func (g *DRScale) assign(c *scheduler.Control) bool {
 	if !ok {
 		return false
 	}
-	for i, j := range g.jobs {
+	part := c.Partitioned()
+	for i := range g.jobs {
+		j := &g.jobs[i]
 		m := j.pick // the quick path chose every job's best
 		if g.built {
 			m = g.meta[j.from+choice[i]]
 		}
-		c.SetLevel(j.slot, m.level)
+		if part || c.Level(j.slot) != m.level { // SetLevel to the same level changes nothing
+			c.SetLevel(j.slot, m.level)
+		}
 		if m.n != j.cur {
 			pause := g.ResizeCost
 			if c.Started(j.slot) == c.Now() {
 				pause = 0
 			}
-			app := c.Job(j.slot).App
+			app := j.app
 			f := g.factor(app, float64(m.n)/float64(j.n0)) / g.factor(app, float64(j.cur)/float64(j.n0))
 			if c.Resize(j.slot, m.n, f, pause) {
 				g.Shrinks++
@@ -338,7 +354,8 @@ func (g *DRScale) solve(capacity float64) (choice []int, ok bool) {
 			w += g.opts[j.from+j.best].Weight
 		}
 	} else {
-		for _, j := range g.jobs {
+		for i := range g.jobs {
+			j := &g.jobs[i]
 			g.choice = append(g.choice, j.best) // found by collect
 			w += j.bestW
 		}

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"drsim/powercap"
-	"drsim/scheduler"
 )
 
 // DR-Scale's options per running job: its candidate sizes, their runtime
@@ -92,25 +91,26 @@ func (g *DRScale) best(sj *scaleJob, sc *sizeCache) {
 
 // sizesOf returns slot s's candidate sizes and factors t(n)/t(cur),
 // computed when the job or its size changed.
-func (g *DRScale) sizesOf(s int32, j scheduler.Job, o origSize, lv []powercap.Level) *sizeCache {
+func (g *DRScale) sizesOf(sj *scaleJob) *sizeCache {
 	if g.sc == nil {
 		g.sc = make([]sizeCache, sizeCacheLen)
 	}
+	s, o := sj.slot, &sj.o
 	sc := &g.sc[s&(sizeCacheLen-1)]
-	if sc.valid && sc.slot == s && sc.seq == o.seq && sc.cur == j.Procs && sc.n0 == o.n0 && sc.mall == o.malleable &&
-		sc.fixed == j.Fixed && (!j.Fixed || sc.level == j.Level) {
+	if sc.valid && sc.slot == s && sc.seq == o.seq && sc.cur == sj.cur && sc.n0 == o.n0 && sc.mall == o.malleable &&
+		sc.fixed == sj.fixed && (!sj.fixed || sc.level == sj.level) {
 		return sc
 	}
-	sc.valid, sc.slot, sc.seq, sc.cur, sc.fixed, sc.level = true, s, o.seq, j.Procs, j.Fixed, j.Level
+	sc.valid, sc.slot, sc.seq, sc.cur, sc.fixed, sc.level = true, s, o.seq, sj.cur, sj.fixed, sj.level
 	sc.n0, sc.mall = o.n0, o.malleable
-	sc.n = append(sc.n[:0], g.sizes(o, j.Procs, j.Fixed)...)
+	sc.n = append(sc.n[:0], g.sizes(*o, sj.cur, sj.fixed)...)
 	sc.tf, sc.opt, sc.pk = sc.tf[:0], sc.opt[:0], pickCache{k: -1}
-	fc := g.factor(j.App, float64(j.Procs)/float64(o.n0))
+	fc := g.factor(sj.app, float64(sj.cur)/float64(o.n0))
 	for i, n := range sc.n {
-		sc.tf = append(sc.tf, g.factor(j.App, float64(n)/float64(o.n0))/fc)
+		sc.tf = append(sc.tf, g.factor(sj.app, float64(n)/float64(o.n0))/fc)
 		nf := float64(n)
-		for k, l := range lv {
-			if j.Fixed && k != j.Level {
+		for k, l := range sj.lv {
+			if sj.fixed && k != sj.level {
 				continue
 			}
 			np := nf * l.Power

@@ -50,7 +50,7 @@ func TestDRScaleKeptPickMatchesFullWalk(t *testing.T) {
 				rem = 0
 			case step%7 == 3:
 				// At (or one ulp beside) a crossing of two candidates' costs.
-				sc := g.sizesOf(slot, jb, o, lv)
+				sc := &g.sc[slot&(sizeCacheLen-1)] // this job's, since step 0
 				if x, ok := crossing(rng, sc, cur, g.ResizeCost); ok {
 					rem = x
 				}
