@@ -66,6 +66,7 @@ type DRScale struct {
 	sizeBuf []int
 	orig    []origSize  // by slot
 	sc      []sizeCache // by slot mod sizeCacheLen
+	so      []sizeOpts  // by hash of (app, size)
 	lowered bool
 	// restore's state: after its first pass, the shrunk jobs still to
 	// grow (slots, with their job seq to notice finished ones).
@@ -186,21 +187,23 @@ func (g *DRScale) restore(c *scheduler.Control) {
 		g.slots = c.StartedSince(g.seenSeq, g.slots)
 	}
 	g.seenSeq = c.StartSeq()
-	pend := g.pend[:0]
+	pend, part := g.pend[:0], c.Partitioned()
 	for i, s := range g.slots {
 		if i < checked {
 			if _, seq := c.JobKey(s); seq != g.pendSeq[i] || !c.IsRunning(s) {
 				continue // finished since (the slot may hold another job)
 			}
 		}
-		j := c.Job(s)
-		c.SetLevel(s, len(c.Levels(j.App))-1)
+		c.SyncLeft(s) // synchronised as by Job
+		app, procs := c.App(s), c.JobProcs(s)
+		if top := len(c.Levels(app)) - 1; part || c.Level(s) != top { // SetLevel to the same level changes nothing
+			c.SetLevel(s, top)
+		}
 		o := g.info(c, s)
-		if j.Procs >= o.n0 {
+		if procs >= o.n0 {
 			continue
 		}
-		f := g.factor(j.App, 1) / g.factor(j.App, float64(j.Procs)/float64(o.n0))
-		if c.FreeProcs() >= o.n0-j.Procs && c.Resize(s, o.n0, f, g.ResizeCost) {
+		if c.FreeProcs() >= o.n0-procs && c.Resize(s, o.n0, g.factor(app, 1)/g.factor(app, float64(procs)/float64(o.n0)), g.ResizeCost) {
 			g.Grows++
 		} else {
 			pend = append(pend, s)
@@ -286,10 +289,10 @@ func (g *DRScale) options(sj *scaleJob, add bool) int {
 	sc := g.sizesOf(sj)
 	if !add && sj.rem >= 0 && sj.rem <= math.MaxFloat64 && sj.pause >= 0 && sj.pause <= math.MaxFloat64 {
 		g.best(sj, sc) // the same pick over the undominated options only
-		return len(sc.opt)
+		return sc.nopt
 	}
 	var best powercap.Option
-	for i, oc := range sc.opt {
+	for i, oc := range sc.opts(sj) {
 		n := sc.n[oc.size]
 		cost := oc.nps * sj.rem * sc.tf[oc.size] // nf·p·s·rem·tf, left to right
 		if n != sj.cur {
@@ -305,7 +308,7 @@ func (g *DRScale) options(sj *scaleJob, add bool) int {
 		}
 	}
 	sj.bestW = best.Weight
-	return len(sc.opt)
+	return sc.nopt
 }
 
 // assign solves the problem for g.jobs and applies it; false (changing

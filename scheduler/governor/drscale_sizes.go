@@ -25,14 +25,15 @@ type sizeCache struct {
 	level int // its level if fixed
 	n     []int
 	tf    []float64
-	opt   []optCache  // the options, sizes × levels, in solve's order
-	cand  []int32     // indices in opt of the options best looks at
-	cc    []candCache // what best reads of each of cand, side by side
+	nopt  int         // the number of its options, sizes × levels
+	opt   []optCache  // the options, sizes × levels, in solve's order, once asked (opts)
+	cc    []candCache // the options best looks at (see sizeOpts), side by side
 	pk    pickCache   // best's last pick and where it stays the pick
 }
 
-// candCache is one option best looks at: its index in opt and the values
-// best multiplies, copied so that the loop reads one array.
+// candCache is one option best looks at: its index in the job's options
+// (opts) and the values best multiplies, copied so that the loop reads one
+// array.
 type candCache struct {
 	np, nps, tf float64
 	n           int
@@ -51,7 +52,7 @@ type optCache struct {
 	nps   float64 // n·p(l)·s(l), multiplied in that order
 }
 
-// best is options' pick (without adding) over sc.cand: an option left out
+// best is options' pick (without adding) over sc.cc: an option left out
 // has an earlier option of the same size with n·p·s and n·p no larger, so
 // for rem ≥ 0, tf > 0 and pause ≥ 0 (finite) its cost and weight are no
 // smaller (rounding is monotone) and the earlier one wins every tie: it is
@@ -89,8 +90,9 @@ func (g *DRScale) best(sj *scaleJob, sc *sizeCache) {
 	sj.bestW = best.Weight
 }
 
-// sizesOf returns slot s's candidate sizes and factors t(n)/t(cur),
-// computed when the job or its size changed.
+// sizesOf returns slot s's candidate sizes and factors t(n)/t(cur) and the
+// options best looks at, computed when the job or its size changed; the
+// full option list (opts) only when asked.
 func (g *DRScale) sizesOf(sj *scaleJob) *sizeCache {
 	if g.sc == nil {
 		g.sc = make([]sizeCache, sizeCacheLen)
@@ -104,10 +106,53 @@ func (g *DRScale) sizesOf(sj *scaleJob) *sizeCache {
 	sc.valid, sc.slot, sc.seq, sc.cur, sc.fixed, sc.level = true, s, o.seq, sj.cur, sj.fixed, sj.level
 	sc.n0, sc.mall = o.n0, o.malleable
 	sc.n = append(sc.n[:0], g.sizes(*o, sj.cur, sj.fixed)...)
-	sc.tf, sc.opt, sc.pk = sc.tf[:0], sc.opt[:0], pickCache{k: -1}
+	sc.tf, sc.opt, sc.cc, sc.pk = sc.tf[:0], sc.opt[:0], sc.cc[:0], pickCache{k: -1}
+	perSize := len(sj.lv) // options per size
+	if sj.fixed && (sj.level < 0 || sj.level >= len(sj.lv)) {
+		perSize = 0
+	} else if sj.fixed {
+		perSize = 1
+	}
+	sc.nopt = len(sc.n) * perSize
 	fc := g.factor(sj.app, float64(sj.cur)/float64(o.n0))
 	for i, n := range sc.n {
-		sc.tf = append(sc.tf, g.factor(sj.app, float64(n)/float64(o.n0))/fc)
+		tf := g.factor(sj.app, float64(n)/float64(o.n0)) / fc
+		sc.tf = append(sc.tf, tf)
+		if perSize == 0 {
+			continue
+		}
+		if sj.fixed { // its one option: nothing of its size to dominate it
+			np := float64(n) * sj.lv[sj.level].Power
+			sc.cc = append(sc.cc, candCache{np: np, nps: np * sj.lv[sj.level].Scale, tf: tf, n: n, i: int32(i), level: int32(sj.level)})
+			continue
+		}
+		so := g.sizeOptsOf(sj.app, n, sj.lv)
+		base := int32(i * perSize)
+		if tf > 0 && finite(tf) {
+			for _, k := range so.cand {
+				sc.cc = append(sc.cc, candCache{np: so.np[k], nps: so.nps[k], tf: tf, n: n, i: base + k, level: k})
+			}
+			continue
+		}
+		for k := range so.np { // all of a size whose factor is not finite and positive
+			sc.cc = append(sc.cc, candCache{np: so.np[k], nps: so.nps[k], tf: tf, n: n, i: base + int32(k), level: int32(k)})
+		}
+	}
+	return sc
+}
+
+// finite reports whether x is in [0, MaxFloat64].
+func finite(x float64) bool { return x >= 0 && x <= math.MaxFloat64 }
+
+// opts returns sc's options, sizes × levels (only its level when fixed),
+// in solve's order, computed once per sizeCache from the job sj it was
+// made for.
+func (sc *sizeCache) opts(sj *scaleJob) []optCache {
+	if len(sc.opt) == sc.nopt {
+		return sc.opt
+	}
+	sc.opt = sc.opt[:0]
+	for i, n := range sc.n {
 		nf := float64(n)
 		for k, l := range sj.lv {
 			if sj.fixed && k != sj.level {
@@ -117,37 +162,57 @@ func (g *DRScale) sizesOf(sj *scaleJob) *sizeCache {
 			sc.opt = append(sc.opt, optCache{size: int32(i), level: int32(k), np: np, nps: np * l.Scale})
 		}
 	}
-	// cand: the options no earlier option of the same size dominates (see
-	// best); all of a size whose factor or products are not finite and
-	// positive.
-	// The options of one size are consecutive (sizes outer, levels inner),
-	// so only the run of b's size since its first option can dominate b.
-	sc.cand = sc.cand[:0]
-	ok := func(x float64) bool { return x >= 0 && x <= math.MaxFloat64 }
-	first := 0 // index of the first option of ob's size
-	for b, ob := range sc.opt {
-		if ob.size != sc.opt[first].size {
-			first = b
-		}
+	return sc.opt
+}
+
+// sizeOpts is one size's options over one level table, shared by every
+// job of that application and size: n·p(l) and n·p(l)·s(l) per level l,
+// and the levels best looks at when the job's runtime factor is finite and
+// positive (cand): those that no earlier level dominates (n·p·s and n·p
+// no larger, both finite). Such a level never wins best's walk (see best),
+// and which levels dominate depends on n and the table only.
+type sizeOpts struct {
+	app, n  int
+	lv      []powercap.Level // the table it was made from (compared by address and length)
+	np, nps []float64
+	cand    []int32
+}
+
+// sizeOptsLen is the number of sizeOpts entries, a power of two: (app, n)
+// uses the entry of its hash (a collision only costs a recomputation).
+const sizeOptsLen = 4096
+
+// sizeOptsOf returns the options of size n over level table lv of app.
+func (g *DRScale) sizeOptsOf(app, n int, lv []powercap.Level) *sizeOpts {
+	if g.so == nil {
+		g.so = make([]sizeOpts, sizeOptsLen)
+	}
+	so := &g.so[(uint64(n)*0x9e3779b97f4a7c15^uint64(app)*0xbf58476d1ce4e5b9)>>52&(sizeOptsLen-1)]
+	if so.n == n && so.app == app && len(so.lv) == len(lv) && len(lv) > 0 && &so.lv[0] == &lv[0] {
+		return so
+	}
+	so.app, so.n, so.lv = app, n, lv
+	so.np, so.nps, so.cand = so.np[:0], so.nps[:0], so.cand[:0]
+	nf := float64(n)
+	for _, l := range lv {
+		np := nf * l.Power
+		so.np, so.nps = append(so.np, np), append(so.nps, np*l.Scale)
+	}
+	for b := range so.np {
 		dom := false
-		if tf := sc.tf[ob.size]; tf > 0 && ok(tf) && ok(ob.np) && ok(ob.nps) {
-			for _, oa := range sc.opt[first:b] {
-				if ok(oa.np) && ok(oa.nps) && oa.nps <= ob.nps && oa.np <= ob.np {
+		if finite(so.np[b]) && finite(so.nps[b]) {
+			for a := range b {
+				if finite(so.np[a]) && finite(so.nps[a]) && so.nps[a] <= so.nps[b] && so.np[a] <= so.np[b] {
 					dom = true
 					break
 				}
 			}
 		}
 		if !dom {
-			sc.cand = append(sc.cand, int32(b))
+			so.cand = append(so.cand, int32(b))
 		}
 	}
-	sc.cc = sc.cc[:0]
-	for _, i := range sc.cand {
-		oc := sc.opt[i]
-		sc.cc = append(sc.cc, candCache{np: oc.np, nps: oc.nps, tf: sc.tf[oc.size], n: sc.n[oc.size], i: i, level: oc.level})
-	}
-	return sc
+	return so
 }
 
 // sizes returns the candidate sizes of a job, ascending, ending at cur

@@ -141,3 +141,46 @@ func TestCertifyTwoLines(t *testing.T) {
 		t.Fatalf("certify with pause 1e-310 = %+v, want none", p)
 	}
 }
+
+// One DRScale over many jobs shares each (application, size)'s options
+// (sizeOpts) between jobs, slots and resizes: every job's quick pick is
+// still the full walk's, also when two tables pass under one application
+// index (the entry is keyed by the table too) and when entries collide.
+func TestDRScaleSharedSizeOptsMatchFullWalk(t *testing.T) {
+	tabs := capTables(t, 4)
+	rng := rand.New(rand.NewPCG(22, 0))
+	var small [][]powercap.Level // small-integer tables: exact ties
+	for range 3 {
+		var lv []powercap.Level
+		for range 1 + rng.IntN(8) {
+			lv = append(lv, powercap.Level{Power: float64(1 + rng.IntN(4)), Scale: float64(1+rng.IntN(4)) / 2})
+		}
+		small = append(small, lv)
+	}
+	g := DRScale{ResizeCost: 17, Steps: 5, MinFrac: 0.4}
+	g.Factor = func(app int, r float64) float64 { s := 0.05 * float64(app%5); return s + (1-s)/r }
+	for it := range 4000 {
+		app := rng.IntN(6)
+		var lv []powercap.Level
+		switch {
+		case app < len(tabs):
+			lv = tabs[app].Levels
+		default:
+			lv = small[rng.IntN(len(small))] // app 4 or 5 with any of three tables
+		}
+		n0 := 1 + rng.IntN(300)
+		cur := n0 - rng.IntN(n0/2+1)
+		jb := scheduler.Job{Procs: cur, App: app, Estimate: 5000 * rng.Float64(), Level: rng.IntN(len(lv)), Fixed: rng.IntN(10) == 0}
+		jb.Done = jb.Estimate * rng.Float64()
+		o := origSize{seq: int64(it), n0: n0, malleable: rng.IntN(3) != 0, ok: true}
+		g.jobs, g.built = g.jobs[:0], false
+		g.addJob(int32(rng.IntN(5000)), jb, o, lv, g.ResizeCost*float64(rng.IntN(2)), 25)
+		quick := g.jobs[0]
+		g.build()
+		full := g.jobs[0]
+		if quick.best != full.best || quick.bestW != full.bestW || quick.pick != full.pick {
+			t.Fatalf("job %d (app %d, n0 %d, cur %d): quick pick %d (%v, %v), full walk %d (%v, %v)",
+				it, app, n0, cur, quick.best, quick.pick, quick.bestW, full.best, full.pick, full.bestW)
+		}
+	}
+}
