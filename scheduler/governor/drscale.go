@@ -76,6 +76,8 @@ type DRScale struct {
 	pendSeq   []int64 // job seq of each pend entry
 	run       runOrder
 
+	plain bool // tests: every pick by the full walk, SetLevel on every job (the caches' reference)
+
 	// Counters for tests and reports.
 	Solves, Infeasible, Shrinks, Grows int
 	budget                             LevelStats
@@ -187,7 +189,7 @@ func (g *DRScale) restore(c *scheduler.Control) {
 		g.slots = c.StartedSince(g.seenSeq, g.slots)
 	}
 	g.seenSeq = c.StartSeq()
-	pend, part := g.pend[:0], c.Partitioned()
+	pend, part := g.pend[:0], c.Partitioned() || g.plain
 	for i, s := range g.slots {
 		if i < checked {
 			if _, seq := c.JobKey(s); seq != g.pendSeq[i] || !c.IsRunning(s) {
@@ -237,11 +239,23 @@ func (g *DRScale) collect(c *scheduler.Control) {
 		if c.Started(s) == now {
 			pause = 0 // moldable start
 		}
-		app := c.App(s)
-		g.jobs = append(g.jobs, scaleJob{slot: s, cur: c.JobProcs(s), app: app, level: c.Level(s), fixed: c.Fixed(s),
-			lv: c.Levels(app), rem: rem, pause: pause, idle: idle})
-		g.add(&g.jobs[len(g.jobs)-1], g.info(c, s))
+		sj := g.next()
+		sj.slot, sj.cur, sj.app, sj.level, sj.fixed = s, c.JobProcs(s), c.App(s), c.Level(s), c.Fixed(s)
+		sj.lv, sj.rem, sj.pause, sj.idle = c.Levels(sj.app), rem, pause, idle
+		sj.best, sj.pick = 0, scaleOpt{} // as a new entry's, for a job without options
+		g.add(sj, g.info(c, s))
 	}
+}
+
+// next extends g.jobs by one entry and returns it, to be written field by
+// field by its caller (every field but from and to, which build sets).
+func (g *DRScale) next() *scaleJob {
+	if n := len(g.jobs); n < cap(g.jobs) {
+		g.jobs = g.jobs[:n+1]
+	} else {
+		g.jobs = append(g.jobs, scaleJob{})
+	}
+	return &g.jobs[len(g.jobs)-1]
 }
 
 // addJob appends running job j (slot s) to g.jobs with its least-cost
@@ -287,7 +301,7 @@ func (g *DRScale) build() {
 // calls on the same arguments.
 func (g *DRScale) options(sj *scaleJob, add bool) int {
 	sc := g.sizesOf(sj)
-	if !add && sj.rem >= 0 && sj.rem <= math.MaxFloat64 && sj.pause >= 0 && sj.pause <= math.MaxFloat64 {
+	if !add && !g.plain && sj.rem >= 0 && sj.rem <= math.MaxFloat64 && sj.pause >= 0 && sj.pause <= math.MaxFloat64 {
 		g.best(sj, sc) // the same pick over the undominated options only
 		return sc.nopt
 	}
@@ -318,7 +332,7 @@ func (g *DRScale) assign(c *scheduler.Control) bool {
 	if !ok {
 		return false
 	}
-	part := c.Partitioned()
+	part := c.Partitioned() || g.plain
 	for i := range g.jobs {
 		j := &g.jobs[i]
 		m := j.pick // the quick path chose every job's best
