@@ -22,13 +22,13 @@ type sizeCache struct {
 	n0    int  // requested size
 	mall  bool // malleable
 	fixed bool
-	level int // its level if fixed
+	level int       // its level if fixed
+	pk    pickCache // best's last pick and where it stays the pick
 	n     []int
 	tf    []float64
 	nopt  int         // the number of its options, sizes × levels
 	opt   []optCache  // the options, sizes × levels, in solve's order, once asked (opts)
 	cc    []candCache // the options best looks at (see sizeOpts), side by side
-	pk    pickCache   // best's last pick and where it stays the pick
 }
 
 // candCache is one option best looks at: its index in the job's options
@@ -65,8 +65,7 @@ type optCache struct {
 func (g *DRScale) best(sj *scaleJob, sc *sizeCache) {
 	cur, rem, pause, idle := sj.cur, sj.rem, sj.pause, sj.idle
 	if p := &sc.pk; p.k >= 0 && pause == p.pause && rem >= p.lo && rem <= p.hi && (rem >= pickMin || rem == 0) {
-		k := &sc.cc[p.k]
-		sj.best, sj.pick, sj.bestW = int(k.i), scaleOpt{n: k.n, level: int(k.level)}, k.np+float64(cur-k.n)*idle
+		sj.best, sj.pick, sj.bestW = int(p.i), scaleOpt{n: p.n, level: int(p.level)}, p.np+float64(cur-p.n)*idle
 		return
 	}
 	var best powercap.Option
@@ -129,8 +128,9 @@ func (g *DRScale) sizesOf(sj *scaleJob) *sizeCache {
 		so := g.sizeOptsOf(sj.app, n, sj.lv)
 		base := int32(i * perSize)
 		if tf > 0 && finite(tf) {
-			for _, k := range so.cand {
-				sc.cc = append(sc.cc, candCache{np: so.np[k], nps: so.nps[k], tf: tf, n: n, i: base + k, level: k})
+			for _, x := range so.cand {
+				x.tf, x.i = tf, base+x.i
+				sc.cc = append(sc.cc, x)
 			}
 			continue
 		}
@@ -175,7 +175,7 @@ type sizeOpts struct {
 	app, n  int
 	lv      []powercap.Level // the table it was made from (compared by address and length)
 	np, nps []float64
-	cand    []int32
+	cand    []candCache // as best reads them, but tf and the offset of i (0 here)
 }
 
 // sizeOptsLen is the number of sizeOpts entries, a power of two: (app, n)
@@ -209,7 +209,7 @@ func (g *DRScale) sizeOptsOf(app, n int, lv []powercap.Level) *sizeOpts {
 			}
 		}
 		if !dom {
-			so.cand = append(so.cand, int32(b))
+			so.cand = append(so.cand, candCache{np: so.np[b], nps: so.nps[b], n: n, i: int32(b), level: int32(b)})
 		}
 	}
 	return so
@@ -249,6 +249,10 @@ type pickCache struct {
 	k      int32
 	pause  float64
 	lo, hi float64
+	// cc[k]'s values that best returns, kept here to read one record
+	i, level int32
+	n        int
+	np       float64
 }
 
 // The domain over which certify's error bounds hold: every value it
@@ -282,7 +286,8 @@ func pickDomain(x float64) bool { return x == 0 || x >= pickMin && x <= pickMax 
 func certify(cc []candCache, w, cur int, pause float64) pickCache {
 	none := pickCache{k: -1}
 	if len(cc) == 1 {
-		return pickCache{k: 0, pause: pause, lo: 0, hi: math.MaxFloat64} // the only candidate
+		k := &cc[0] // the only candidate
+		return pickCache{k: 0, pause: pause, lo: 0, hi: math.MaxFloat64, i: k.i, level: k.level, n: k.n, np: k.np}
 	}
 	if !pickDomain(pause) {
 		return none
@@ -325,5 +330,5 @@ func certify(cc []candCache, w, cur int, pause float64) pickCache {
 	if !(lo <= hi) {
 		return none
 	}
-	return pickCache{k: int32(w), pause: pause, lo: lo, hi: hi}
+	return pickCache{k: int32(w), pause: pause, lo: lo, hi: hi, i: kw.i, level: kw.level, n: kw.n, np: kw.np}
 }
