@@ -194,3 +194,12 @@ func (c *Control) FreeProcs() int { return c.e.alloc.Free() }
 
 // Procs returns the machine's processor count.
 func (c *Control) Procs() int { return c.e.cfg.Procs }
+
+// SyncLeft synchronises running slot s to now and returns its estimated
+// remaining work at the top level, max(0, est − min(1, α)·work): the
+// max(0, Estimate − Done) of Job(s), without the rest of Job.
+func (c *Control) SyncLeft(s int32) float64 {
+	j := &c.e.jobs[s]
+	c.e.sync(j)
+	return max(0, j.est-float64(min(1, j.alpha)*j.run))
+}

@@ -3,7 +3,10 @@
 // levels, a 0-1 knapsack for evictions, and a quick path that walks the
 // running list in place when every job's least-energy level fits), the
 // hardware-style uniform cap (uniform.go) and DR-Scale, DR with malleable
-// jobs (drscale.go); and their tables of contents (registry.go).
+// jobs (drscale.go; each job's sizes and options, shared per application
+// and size, and its least-cost option kept with the range of remaining
+// work over which it stays least: drscale_sizes.go); and their tables of
+// contents (registry.go).
 //
 // A governor implements scheduler.Governor and reads and changes the
 // engine only through scheduler.Control, whose accessors read fields in

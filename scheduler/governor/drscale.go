@@ -66,6 +66,7 @@ type DRScale struct {
 	sizeBuf []int
 	orig    []origSize  // by slot
 	sc      []sizeCache // by slot mod sizeCacheLen
+	so      []sizeOpts  // by hash of (app, size)
 	lowered bool
 	// restore's state: after its first pass, the shrunk jobs still to
 	// grow (slots, with their job seq to notice finished ones).
@@ -74,6 +75,8 @@ type DRScale struct {
 	pend      []int32
 	pendSeq   []int64 // job seq of each pend entry
 	run       runOrder
+
+	plain bool // tests: every pick by the full walk, SetLevel on every job (the caches' reference)
 
 	// Counters for tests and reports.
 	Solves, Infeasible, Shrinks, Grows int
@@ -92,45 +95,6 @@ type origSize struct {
 	ok        bool // set: the zero value is "not seen"
 }
 
-// sizeCache is a running job's candidate sizes and their runtime factors
-// t(n)/t(cur) as of its current size: they change only when the job is
-// resized (or the slot holds another job), not as its work progresses.
-type sizeCache struct {
-	valid bool
-	slot  int32
-	seq   int64
-	cur   int
-	n0    int  // requested size
-	mall  bool // malleable
-	fixed bool
-	level int // its level if fixed
-	n     []int
-	tf    []float64
-	opt   []optCache  // the options, sizes × levels, in solve's order
-	cand  []int32     // indices in opt of the options best looks at
-	cc    []candCache // what best reads of each of cand, side by side
-}
-
-// candCache is one option best looks at: its index in opt and the values
-// best multiplies, copied so that the loop reads one array.
-type candCache struct {
-	np, nps, tf float64
-	n           int
-	i, level    int32
-}
-
-// sizeCacheLen is the number of sizeCache entries, a power of two: slot s
-// uses entry s mod sizeCacheLen (a collision only costs a recomputation).
-const sizeCacheLen = 1024
-
-// optCache is the part of an option that does not change as the job runs.
-type optCache struct {
-	size  int32   // index in n
-	level int32   // level
-	np    float64 // n·p(l)
-	nps   float64 // n·p(l)·s(l), multiplied in that order
-}
-
 // scaleJob is one running job as the optimiser sees it; its options are
 // meta[from:to] (and opts[from:to]).
 type scaleJob struct {
@@ -140,8 +104,9 @@ type scaleJob struct {
 	from, to int // its options in opts and meta, once built
 
 	// what its options are computed from
+	level            int  // its level (the only one when fixed)
+	fixed            bool // level fixed (Config.JobLevel)
 	lv               []powercap.Level
-	job              scheduler.Job
 	o                origSize
 	rem, pause, idle float64
 
@@ -224,21 +189,23 @@ func (g *DRScale) restore(c *scheduler.Control) {
 		g.slots = c.StartedSince(g.seenSeq, g.slots)
 	}
 	g.seenSeq = c.StartSeq()
-	pend := g.pend[:0]
+	pend, part := g.pend[:0], c.Partitioned() || g.plain
 	for i, s := range g.slots {
 		if i < checked {
 			if _, seq := c.JobKey(s); seq != g.pendSeq[i] || !c.IsRunning(s) {
 				continue // finished since (the slot may hold another job)
 			}
 		}
-		j := c.Job(s)
-		c.SetLevel(s, len(c.Levels(j.App))-1)
+		c.SyncLeft(s) // synchronised as by Job
+		app, procs := c.App(s), c.JobProcs(s)
+		if top := len(c.Levels(app)) - 1; part || c.Level(s) != top { // SetLevel to the same level changes nothing
+			c.SetLevel(s, top)
+		}
 		o := g.info(c, s)
-		if j.Procs >= o.n0 {
+		if procs >= o.n0 {
 			continue
 		}
-		f := g.factor(j.App, 1) / g.factor(j.App, float64(j.Procs)/float64(o.n0))
-		if c.FreeProcs() >= o.n0-j.Procs && c.Resize(s, o.n0, f, g.ResizeCost) {
+		if c.FreeProcs() >= o.n0-procs && c.Resize(s, o.n0, g.factor(app, 1)/g.factor(app, float64(procs)/float64(o.n0)), g.ResizeCost) {
 			g.Grows++
 		} else {
 			pend = append(pend, s)
@@ -265,22 +232,45 @@ func (g *DRScale) restore(c *scheduler.Control) {
 func (g *DRScale) collect(c *scheduler.Control) {
 	g.jobs, g.opts, g.meta, g.built, g.empty = g.jobs[:0], g.opts[:0], g.meta[:0], false, false
 	idle := c.IdleW()
+	now := c.Now()
 	for _, s := range g.run.slots(c) {
-		j := c.Job(s)
+		rem := c.SyncLeft(s) // Job(s)'s max(0, Estimate − Done)
 		pause := g.ResizeCost
-		if c.Started(s) == c.Now() {
+		if c.Started(s) == now {
 			pause = 0 // moldable start
 		}
-		g.addJob(s, j, g.info(c, s), c.Levels(j.App), pause, idle)
+		sj := g.next()
+		sj.slot, sj.cur, sj.app, sj.level, sj.fixed = s, c.JobProcs(s), c.App(s), c.Level(s), c.Fixed(s)
+		sj.lv, sj.rem, sj.pause, sj.idle = c.Levels(sj.app), rem, pause, idle
+		sj.best, sj.pick = 0, scaleOpt{} // as a new entry's, for a job without options
+		g.add(sj, g.info(c, s))
 	}
 }
 
+// next extends g.jobs by one entry and returns it, to be written field by
+// field by its caller (every field but from and to, which build sets).
+func (g *DRScale) next() *scaleJob {
+	if n := len(g.jobs); n < cap(g.jobs) {
+		g.jobs = g.jobs[:n+1]
+	} else {
+		g.jobs = append(g.jobs, scaleJob{})
+	}
+	return &g.jobs[len(g.jobs)-1]
+}
+
 // addJob appends running job j (slot s) to g.jobs with its least-cost
-// option.
+// option, as collect does.
 func (g *DRScale) addJob(s int32, j scheduler.Job, o origSize, lv []powercap.Level, pause, idle float64) {
-	g.jobs = append(g.jobs, scaleJob{slot: s, n0: o.n0, cur: j.Procs, app: j.App, lv: lv, job: j, o: o,
+	g.jobs = append(g.jobs, scaleJob{slot: s, cur: j.Procs, app: j.App, level: j.Level, fixed: j.Fixed, lv: lv,
 		rem: max(0, j.Estimate-j.Done), pause: pause, idle: idle})
-	if g.options(&g.jobs[len(g.jobs)-1], false) == 0 { // built in place: no copy of the large value
+	g.add(&g.jobs[len(g.jobs)-1], o)
+}
+
+// add completes g.jobs' last entry sj (built in place: no copy of the
+// large value) with o and its least-cost option.
+func (g *DRScale) add(sj *scaleJob, o origSize) {
+	sj.o, sj.n0 = o, o.n0
+	if g.options(sj, false) == 0 {
 		g.empty = true
 	}
 }
@@ -310,13 +300,13 @@ func (g *DRScale) build() {
 // when the job has not changed size since: the same values from the same
 // calls on the same arguments.
 func (g *DRScale) options(sj *scaleJob, add bool) int {
-	sc := g.sizesOf(sj.slot, sj.job, sj.o, sj.lv)
-	if !add && sj.rem >= 0 && sj.rem <= math.MaxFloat64 && sj.pause >= 0 && sj.pause <= math.MaxFloat64 {
+	sc := g.sizesOf(sj)
+	if !add && !g.plain && sj.rem >= 0 && sj.rem <= math.MaxFloat64 && sj.pause >= 0 && sj.pause <= math.MaxFloat64 {
 		g.best(sj, sc) // the same pick over the undominated options only
-		return len(sc.opt)
+		return sc.nopt
 	}
 	var best powercap.Option
-	for i, oc := range sc.opt {
+	for i, oc := range sc.opts(sj) {
 		n := sc.n[oc.size]
 		cost := oc.nps * sj.rem * sc.tf[oc.size] // nf·p·s·rem·tf, left to right
 		if n != sj.cur {
@@ -332,121 +322,7 @@ func (g *DRScale) options(sj *scaleJob, add bool) int {
 		}
 	}
 	sj.bestW = best.Weight
-	return len(sc.opt)
-}
-
-// best is options' pick (without adding) over sc.cand: an option left out
-// has an earlier option of the same size with n·p·s and n·p no larger, so
-// for rem ≥ 0, tf > 0 and pause ≥ 0 (finite) its cost and weight are no
-// smaller (rounding is monotone) and the earlier one wins every tie: it is
-// never the first least-cost, least-weight option the full walk returns.
-func (g *DRScale) best(sj *scaleJob, sc *sizeCache) {
-	var best powercap.Option
-	bi := -1
-	cur, rem, pause, idle := sj.cur, sj.rem, sj.pause, sj.idle
-	for c := range sc.cc {
-		k := &sc.cc[c]
-		cost := k.nps * rem * k.tf // nf·p·s·rem·tf, left to right
-		if k.n != cur {
-			cost += k.np * pause
-		}
-		opt := powercap.Option{Weight: k.np + float64(cur-k.n)*idle, Cost: cost}
-		if c == 0 || opt.Cost < best.Cost || opt.Cost == best.Cost && opt.Weight < best.Weight {
-			bi, best = c, opt
-		}
-	}
-	if bi >= 0 {
-		k := &sc.cc[bi]
-		sj.best, sj.pick = int(k.i), scaleOpt{n: k.n, level: int(k.level)}
-	}
-	sj.bestW = best.Weight
-}
-
-// sizesOf returns slot s's candidate sizes and factors t(n)/t(cur),
-// computed when the job or its size changed.
-func (g *DRScale) sizesOf(s int32, j scheduler.Job, o origSize, lv []powercap.Level) *sizeCache {
-	if g.sc == nil {
-		g.sc = make([]sizeCache, sizeCacheLen)
-	}
-	sc := &g.sc[s&(sizeCacheLen-1)]
-	if sc.valid && sc.slot == s && sc.seq == o.seq && sc.cur == j.Procs && sc.n0 == o.n0 && sc.mall == o.malleable &&
-		sc.fixed == j.Fixed && (!j.Fixed || sc.level == j.Level) {
-		return sc
-	}
-	sc.valid, sc.slot, sc.seq, sc.cur, sc.fixed, sc.level = true, s, o.seq, j.Procs, j.Fixed, j.Level
-	sc.n0, sc.mall = o.n0, o.malleable
-	sc.n = append(sc.n[:0], g.sizes(o, j.Procs, j.Fixed)...)
-	sc.tf, sc.opt = sc.tf[:0], sc.opt[:0]
-	fc := g.factor(j.App, float64(j.Procs)/float64(o.n0))
-	for i, n := range sc.n {
-		sc.tf = append(sc.tf, g.factor(j.App, float64(n)/float64(o.n0))/fc)
-		nf := float64(n)
-		for k, l := range lv {
-			if j.Fixed && k != j.Level {
-				continue
-			}
-			np := nf * l.Power
-			sc.opt = append(sc.opt, optCache{size: int32(i), level: int32(k), np: np, nps: np * l.Scale})
-		}
-	}
-	// cand: the options no earlier option of the same size dominates (see
-	// best); all of a size whose factor or products are not finite and
-	// positive.
-	// The options of one size are consecutive (sizes outer, levels inner),
-	// so only the run of b's size since its first option can dominate b.
-	sc.cand = sc.cand[:0]
-	ok := func(x float64) bool { return x >= 0 && x <= math.MaxFloat64 }
-	first := 0 // index of the first option of ob's size
-	for b, ob := range sc.opt {
-		if ob.size != sc.opt[first].size {
-			first = b
-		}
-		dom := false
-		if tf := sc.tf[ob.size]; tf > 0 && ok(tf) && ok(ob.np) && ok(ob.nps) {
-			for _, oa := range sc.opt[first:b] {
-				if ok(oa.np) && ok(oa.nps) && oa.nps <= ob.nps && oa.np <= ob.np {
-					dom = true
-					break
-				}
-			}
-		}
-		if !dom {
-			sc.cand = append(sc.cand, int32(b))
-		}
-	}
-	sc.cc = sc.cc[:0]
-	for _, i := range sc.cand {
-		oc := sc.opt[i]
-		sc.cc = append(sc.cc, candCache{np: oc.np, nps: oc.nps, tf: sc.tf[oc.size], n: sc.n[oc.size], i: i, level: oc.level})
-	}
-	return sc
-}
-
-// sizes returns the candidate sizes of a job, ascending, ending at cur
-// (owned by g, valid until the next call).
-func (g *DRScale) sizes(o origSize, cur int, fixed bool) []int {
-	out := g.sizeBuf[:0]
-	if !o.malleable || fixed {
-		g.sizeBuf = append(out, cur)
-		return g.sizeBuf
-	}
-	steps := g.Steps
-	if steps <= 0 {
-		steps = 5
-	}
-	lo := int(math.Ceil(g.minFrac() * float64(o.n0)))
-	for i := range steps {
-		r := g.minFrac()
-		if steps > 1 {
-			r += (1 - g.minFrac()) * float64(i) / float64(steps-1)
-		}
-		n := int(math.Ceil(r*float64(o.n0) - 1e-9))
-		if n >= lo && n < cur && (len(out) == 0 || out[len(out)-1] != n) {
-			out = append(out, n)
-		}
-	}
-	g.sizeBuf = append(out, cur)
-	return g.sizeBuf
+	return sc.nopt
 }
 
 // assign solves the problem for g.jobs and applies it; false (changing
@@ -456,18 +332,22 @@ func (g *DRScale) assign(c *scheduler.Control) bool {
 	if !ok {
 		return false
 	}
-	for i, j := range g.jobs {
+	part := c.Partitioned() || g.plain
+	for i := range g.jobs {
+		j := &g.jobs[i]
 		m := j.pick // the quick path chose every job's best
 		if g.built {
 			m = g.meta[j.from+choice[i]]
 		}
-		c.SetLevel(j.slot, m.level)
+		if part || c.Level(j.slot) != m.level { // SetLevel to the same level changes nothing
+			c.SetLevel(j.slot, m.level)
+		}
 		if m.n != j.cur {
 			pause := g.ResizeCost
 			if c.Started(j.slot) == c.Now() {
 				pause = 0
 			}
-			app := c.Job(j.slot).App
+			app := j.app
 			f := g.factor(app, float64(m.n)/float64(j.n0)) / g.factor(app, float64(j.cur)/float64(j.n0))
 			if c.Resize(j.slot, m.n, f, pause) {
 				g.Shrinks++
@@ -491,7 +371,8 @@ func (g *DRScale) solve(capacity float64) (choice []int, ok bool) {
 			w += g.opts[j.from+j.best].Weight
 		}
 	} else {
-		for _, j := range g.jobs {
+		for i := range g.jobs {
+			j := &g.jobs[i]
 			g.choice = append(g.choice, j.best) // found by collect
 			w += j.bestW
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -268,4 +269,64 @@ func TestDRScaleBestMatchesFullWalk(t *testing.T) {
 			t.Fatalf("instance %d: quick pick %d (%v, %v), full walk %d (%v, %v)", it, quick.best, quick.pick, quick.bestW, full.best, full.pick, full.bestW)
 		}
 	}
+}
+
+// DR-Scale's caches (the kept picks and their ranges, the sizes' shared
+// options, the skipped SetLevel calls) change nothing: on random instances
+// (dr's randDRInstance, half the jobs malleable, a resize cost, an Amdahl
+// factor per application or a power law) every job's record equals the one the plain
+// governor gives, which picks every job's option by the full walk over
+// all its options and calls SetLevel on every job, under every policy.
+func TestDRScaleCachesChangeNothing(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 0))
+	shrinks := 0
+	for it := range 12 {
+		procs, tabs, jobs, lim := randDRInstance(rng,
+			func(run float64) float64 { return math.Ceil(run * (0.5 + 2*rng.Float64())) },
+			func() bool { return rng.IntN(3) > 0 })
+		cost := float64(rng.IntN(40))
+		// Amdahl (shrinking costs energy) or r^−e, e < 1 (shrinking saves
+		// energy, so the least-cost option moves from a smaller size to
+		// the current one as the remaining work falls below the pause's
+		// worth).
+		factor := func(app int, r float64) float64 { s := 0.1 * float64(app); return s + (1-s)/r }
+		if it%2 == 1 {
+			e := 0.3 + 0.6*rng.Float64()
+			factor = func(_ int, r float64) float64 { return math.Pow(r, -e) }
+		}
+		for _, pol := range []string{"fcfs", "easy", "conservative"} {
+			var recs [2]map[int64]results.Record
+			for k, plain := range []bool{false, true} {
+				g := &DRScale{Malleable: func(id int64) bool { return id%2 == 0 }, ResizeCost: cost, plain: plain, Factor: factor}
+				rec := &energyRec{byID: map[int64]results.Record{}}
+				e, err := scheduler.New(scheduler.Config{Procs: procs, Policy: pol, Apps: tabs, AppOf: func(w *workloads.Job) int { return int(w.ID % 3) },
+					IdleW: 5, Limits: lim, Governor: g, Recorder: rec, Check: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := e.Run(context.Background(), &scheduler.SliceSource{Jobs: jobs}); err != nil {
+					t.Fatal(err)
+				}
+				if e.Stats().NViolations > 0 {
+					t.Fatalf("instance %d %s: %v", it, pol, e.Stats().Violations)
+				}
+				recs[k] = rec.byID
+				if k == 0 {
+					shrinks += g.Shrinks
+				}
+			}
+			if len(recs[0]) != len(jobs) || !reflect.DeepEqual(recs[0], recs[1]) {
+				for id, a := range recs[1] {
+					if b := recs[0][id]; !reflect.DeepEqual(a, b) {
+						t.Fatalf("instance %d %s: job %d: %+v with the caches, %+v without", it, pol, id, b, a)
+					}
+				}
+				t.Fatalf("instance %d %s: %d records with the caches, %d without, of %d jobs", it, pol, len(recs[0]), len(recs[1]), len(jobs))
+			}
+		}
+	}
+	if shrinks == 0 {
+		t.Error("no job shrank: the instances do not exercise DR-Scale")
+	}
+	t.Logf("%d shrinks", shrinks)
 }
