@@ -112,9 +112,12 @@ func (c *Conservative) Schedule(v *View) {
 	// anything else changing, so the profile is rebuilt at every pass.
 	quick := !v.Changed() && c.valid && v.e.np == nil
 	if quick && c.def.ok {
+		if c.extendDeferral(v) {
+			return
+		}
 		quick = c.placeDeferred(v)
 	}
-	c.def.ok = false
+	c.def.ok, c.def.segs = false, c.def.segs[:0]
 	c.now = v.Now
 	c.run = classRun{}
 	c.seen.next()
@@ -244,6 +247,12 @@ func (c *Conservative) extendRun(v *View, i, end int, suf []int32) int {
 // window). The bounds are read, never tightened: the wait queue's scans
 // alone tighten them.
 func (c *Conservative) lastCandidate(v *View, i, cand int) int {
+	return c.lastCandidateAt(v, i, cand, v.Now)
+}
+
+// lastCandidateAt is lastCandidate for starts at at (≥ the profile's
+// first step) rather than at the profile's first step, now.
+func (c *Conservative) lastCandidateAt(v *View, i, cand int, at float64) int {
 	const gMask, bMask = 1<<groupShift - 1, 1<<blockShift - 1
 	w := &v.e.wq
 	built := false
@@ -251,14 +260,14 @@ func (c *Conservative) lastCandidate(v *View, i, cand int) int {
 		if built && cand&gMask == gMask {
 			if cand&bMask == bMask && cand-bMask >= i {
 				b := cand >> blockShift
-				if int(w.block.procs[b]) > frontMin(c.front, v.Now+w.block.est[b]) {
+				if int(w.block.procs[b]) > frontMin(c.front, at+w.block.est[b]) {
 					cand -= bMask // and the loop's cand--
 					continue
 				}
 			}
 			if cand-gMask >= i {
 				g := cand >> groupShift
-				if int(w.group.procs[g]) > frontMin(c.front, v.Now+w.group.est[g]) {
+				if int(w.group.procs[g]) > frontMin(c.front, at+w.group.est[g]) {
 					cand -= gMask
 					continue
 				}
@@ -269,28 +278,41 @@ func (c *Conservative) lastCandidate(v *View, i, cand int) int {
 			continue
 		}
 		if !built {
-			if c.bp.fitsFirst(p, v.Now+w.est[cand]) {
+			if c.bp.fitsFrom(at, p, at+w.est[cand]) {
 				return cand
 			}
-			c.front = c.bp.frontier(c.front[:0])
+			c.front = c.bp.frontierFrom(at, c.front[:0])
 			built = true
 		}
-		if p <= frontMin(c.front, v.Now+w.est[cand]) {
+		if p <= frontMin(c.front, at+w.est[cand]) {
 			return cand
 		}
 	}
 	return cand
 }
 
-// deferred records the jobs a keyed pass left without a reservation
-// because none of them could start: the live queue entries from position
-// pos (holding slot) to the end of the queue at that pass. The profile
-// holds the reservations of the jobs before them. If the next pass keeps
-// the profile, it first makes their reservations exactly as that pass
-// would have (same profile, lb = at), so the schedule is that of placing
-// every job at every pass; if it rebuilds, they are dropped.
+// deferred records the jobs keyed passes left without a reservation
+// because none of them could start, as segments in queue order. A
+// segment is the live queue entries from position pos (holding slot) to
+// the next segment's first (the last: to the end of the queue at the
+// pass that made it), left by a pass at at. The profile holds the
+// reservations of the jobs before the first segment, and has not been
+// advanced since that segment's pass. If a later pass keeps the profile,
+// it first makes their reservations exactly as those passes would have
+// (segment by segment, each from its own pass's time on the profile
+// advanced to it), so the schedule is that of placing every job at every
+// pass; if it rebuilds, they are dropped.
+//
+// An arrival pass that keeps the profile and whose new jobs cannot start
+// either (checked on the profile without the segments' reservations,
+// which only take processors) does not make them: it adds its own jobs
+// as one more segment (extendDeferral).
 type deferred struct {
 	ok   bool
+	segs []deferSeg
+}
+
+type deferSeg struct {
 	at   float64
 	pos  int
 	slot int32
@@ -302,11 +324,22 @@ type deferred struct {
 // then they are deferred. Their scan is walked all the same, since the
 // wait queue tightens the bounds a scan passes (later passes read them).
 func (c *Conservative) deferFrom(v *View, i int, suf []int32) {
-	// The walk is the loop's v.Next(j+1, v.Total) calls. One that starts
-	// at an entry it returns does nothing else, and one that starts at a
-	// tombstone inside a group only steps on until the group's end: only
-	// the calls at group starts holding a tombstone are made (they are the
-	// ones that skip and tighten bounds), each from where the last left.
+	c.walkScan(v, i)
+	if c.scanCutOff(v, i, suf) {
+		c.valid = false // the scan would have stopped at a job after i
+		return
+	}
+	c.def.ok = true
+	c.def.segs = append(c.def.segs, deferSeg{at: v.Now, pos: i, slot: v.e.wq.slots[i]})
+}
+
+// walkScan makes the wait-queue calls the loop's scan from position i on
+// would make: v.Next(j+1, v.Total) after each entry j it returns. One that
+// starts at an entry does nothing else, and one that starts at a
+// tombstone inside a group only steps on until the group's end: only the
+// calls at group starts holding a tombstone are made (they are the ones
+// that skip and tighten bounds), each from where the last left.
+func (c *Conservative) walkScan(v *View, i int) {
 	const gMask = 1<<groupShift - 1
 	w := &v.e.wq
 	mp := int32(min(v.Total, math.MaxInt32-1))
@@ -320,49 +353,101 @@ func (c *Conservative) deferFrom(v *View, i int, suf []int32) {
 		}
 		g = k &^ gMask
 	}
-	// The scan's last stop is the last entry it would return; suf only
-	// grows along the queue, so the cutoff would have stopped it by there.
+}
+
+// scanCutOff reports whether the loop's scan from position i on would
+// stop at the free-processor cutoff: its last stop is the last entry it
+// would return, and suf only grows along the queue, so the cutoff would
+// have stopped it by there.
+func (c *Conservative) scanCutOff(v *View, i int, suf []int32) bool {
+	w := &v.e.wq
+	mp := int32(min(v.Total, math.MaxInt32-1))
 	last := len(w.slots) - 1
 	for last > i && w.procs[last] > mp {
 		last--
 	}
-	if v.Free() < int(suf[last>>groupShift]) {
-		c.valid = false // the scan would have stopped at a job after i
-		return
+	return v.Free() < int(suf[last>>groupShift])
+}
+
+// extendDeferral handles an arrival pass (the profile kept) while jobs
+// are deferred: if none of the new jobs can start now even on the
+// profile without the deferred reservations, the pass would have made
+// those reservations, advanced the profile and then deferred the new jobs
+// at its first check (Schedule's early end): it defers them as one more
+// segment instead and reports true. Otherwise (a new job may start, or
+// the pass would stop at the free-processor cutoff, or the profile is not
+// the processor-only one with keyed passes) it reports false and changes
+// nothing. The test reads the profile from now, where the profile
+// advanced to now is the same.
+func (c *Conservative) extendDeferral(v *View) bool {
+	if !c.fast || c.full || !v.estExact() {
+		return false
 	}
-	c.def = deferred{ok: true, at: v.Now, pos: i, slot: w.slots[i]}
+	i := v.Next(v.NewFrom(), v.Total)
+	if i < 0 {
+		// No new job: the pass would only have made the deferred
+		// reservations and advanced the profile, which the next one does.
+		c.endPass(v, false)
+		return true
+	}
+	suf := v.e.wq.suffixMinProcs(&c.suf)
+	if v.Free() < int(suf[i>>groupShift]) {
+		return false
+	}
+	if c.lastCandidateAt(v, i, len(v.e.wq.slots)-1, v.Now) >= i || c.scanCutOff(v, i, suf) {
+		return false
+	}
+	c.walkScan(v, i)
+	c.def.segs = append(c.def.segs, deferSeg{at: v.Now, pos: i, slot: v.e.wq.slots[i]})
+	c.endPass(v, false)
+	return true
 }
 
 // placeDeferred makes the reservations c.def left out, on the profile as
-// the deferring pass left it, and reports whether it could (false: the
+// the deferring passes left it, and reports whether it could (false: the
 // jobs are no longer where they were, so the profile must be rebuilt).
 // The wait queue may have been compacted since, which keeps the order of
-// live entries and puts the jobs queued since after NewFrom: the deferred
-// jobs then run from the first one's new position to NewFrom.
+// live entries and puts the jobs queued since after NewFrom: each
+// segment's first job is then found before the next segment's.
 func (c *Conservative) placeDeferred(v *View) bool {
-	d, w := &c.def, &v.e.wq
-	pos := d.pos
-	if pos >= len(w.slots) || w.slots[pos] != d.slot {
-		pos = v.NewFrom() - 1
-		for pos >= 0 && w.slots[pos] != d.slot {
-			pos--
+	w, segs := &v.e.wq, c.def.segs
+	end := v.NewFrom()
+	for k := len(segs) - 1; k >= 0; k-- {
+		d := &segs[k]
+		if d.pos >= end || w.slots[d.pos] != d.slot {
+			pos := end - 1
+			for pos >= 0 && w.slots[pos] != d.slot {
+				pos--
+			}
+			if pos < 0 {
+				return false
+			}
+			d.pos = pos
 		}
-		if pos < 0 {
-			return false
-		}
+		end = d.pos
 	}
-	c.run = classRun{}
-	c.seen.next()
-	c.now = d.at
-	for i := v.Next(pos, v.Total); i >= 0 && i < v.NewFrom(); i = v.Next(i+1, v.Total) {
-		t := c.placeFast(d.at, v.Procs(i), v.EstLow(i), 0)
-		v.Reserve(i, t)
-		if c.rs.rec && t > d.at {
-			c.rs.slots = append(c.rs.slots, w.slots[i])
+	for k := range segs {
+		d := &segs[k]
+		end := v.NewFrom()
+		if k+1 < len(segs) {
+			end = segs[k+1].pos
 		}
-		i = c.extendRun(v, i, v.NewFrom(), nil)
+		if k > 0 {
+			c.bp.advance(d.at)
+		}
+		c.run = classRun{}
+		c.seen.next()
+		c.now = d.at
+		for i := v.Next(d.pos, v.Total); i >= 0 && i < end; i = v.Next(i+1, v.Total) {
+			t := c.placeFast(d.at, v.Procs(i), v.EstLow(i), 0)
+			v.Reserve(i, t)
+			if c.rs.rec && t > d.at {
+				c.rs.slots = append(c.rs.slots, w.slots[i])
+			}
+			i = c.extendRun(v, i, end, nil)
+		}
+		c.flush()
 	}
-	c.flush()
 	return true
 }
 

@@ -510,10 +510,18 @@ func (p *blockProfile) steps(ts []float64, fs []int) ([]float64, []int) {
 
 // fitsFirst reports whether procs processors are free in the first step
 // and in every later step that starts before end: whether a job could run
-// from the first step's time until end. Blocks that fit whole are skipped.
+// from the first step's time until end.
 func (p *blockProfile) fitsFirst(procs int, end float64) bool {
-	for pos := range p.ord {
-		if pos > 0 && p.first[pos] >= end {
+	return p.fitsFrom(p.first[0], procs, end)
+}
+
+// fitsFrom reports whether procs processors are free in the step in force
+// at at and in every later step that starts before end: whether a job
+// could run from at until end. Blocks that fit whole are skipped.
+func (p *blockProfile) fitsFrom(at float64, procs int, end float64) bool {
+	pos0, k0 := p.locate(at)
+	for pos := pos0; pos < len(p.ord); pos++ {
+		if pos > pos0 && p.first[pos] >= end {
 			return true
 		}
 		a := p.add[pos]
@@ -521,8 +529,15 @@ func (p *blockProfile) fitsFirst(procs int, end float64) bool {
 			continue
 		}
 		b, n := p.base(pos), int(p.n[pos])
-		for k := b; k < b+n; k++ {
-			if p.t[k] >= end && (k > b || pos > 0) {
+		k := b
+		if pos == pos0 { // the step in force at at always counts
+			if k = b + k0; p.f[k]+a < procs {
+				return false
+			}
+			k++
+		}
+		for ; k < b+n; k++ {
+			if p.t[k] >= end {
 				return true
 			}
 			if p.f[k]+a < procs {
@@ -543,16 +558,28 @@ type frontPt struct {
 
 // frontier appends to dst, in time order, the steps at which the running
 // minimum of free processors from the first step decreases (the first
-// step always), and returns it. Blocks that cannot lower it are skipped.
+// step always), and returns it.
 func (p *blockProfile) frontier(dst []frontPt) []frontPt {
+	return p.frontierFrom(p.first[0], dst)
+}
+
+// frontierFrom is frontier from the step in force at at (which comes
+// first, with its own time): the running minimum of every window from at.
+// Blocks that cannot lower it are skipped.
+func (p *blockProfile) frontierFrom(at float64, dst []frontPt) []frontPt {
+	pos0, k0 := p.locate(at)
 	m := math.MaxInt
-	for pos := range p.ord {
+	for pos := pos0; pos < len(p.ord); pos++ {
 		a := p.add[pos]
 		if p.lo[pos]+a >= m {
 			continue
 		}
 		b, n := p.base(pos), int(p.n[pos])
-		for k := b; k < b+n; k++ {
+		k := b
+		if pos == pos0 {
+			k = b + k0
+		}
+		for ; k < b+n; k++ {
 			if v := p.f[k] + a; v < m {
 				m = v
 				dst = append(dst, frontPt{p.t[k], v})
