@@ -196,6 +196,32 @@ func sameSteps(t *testing.T, seed, op int, ref *refProfile, bp *blockProfile, ts
 			}
 		}
 	}
+	// From a later time (a deferred arrival pass reads the profile from
+	// its own now): the step in force there counts, whatever its start.
+	for i := range 3 {
+		k := (op + 3 + i*len(ref.t)/3) % len(ref.t)
+		for _, at := range []float64{ref.t[k], ref.t[k] + 0.25, math.Nextafter(ref.t[k], math.Inf(-1))} {
+			if at < now {
+				continue
+			}
+			front = bp.frontierFrom(at, front[:0])
+			ends := []float64{at, at + 0.5, at + 1e9}
+			if k+1 < len(ref.t) {
+				ends = append(ends, ref.t[k+1], math.Nextafter(ref.t[k+1], math.Inf(1)))
+			}
+			for _, end := range ends {
+				want := ref.windowMin(at, end)
+				if got := frontMin(front, end); got != want {
+					t.Fatalf("seed %d op %d: frontierFrom(%v): min to %v = %d, want %d\nsteps %v %v\nfront %v", seed, op, at, end, got, want, ref.t, ref.free, front)
+				}
+				for _, procs := range []int{want, want + 1} {
+					if got := bp.fitsFrom(at, procs, end); got != (procs <= want) {
+						t.Fatalf("seed %d op %d: fitsFrom(%v, %d, to %v) = %v, window min %d", seed, op, at, procs, end, got, want)
+					}
+				}
+			}
+		}
+	}
 	for pos := range bp.ord { // lo and hi bound every value
 		b, n := bp.base(pos), int(bp.n[pos])
 		for _, v := range bp.f[b : b+n] {
