@@ -137,7 +137,7 @@ func (c *Conservative) Schedule(v *View) {
 		rebuilt = true
 	}
 	c.valid = true
-	suf := v.e.wq.suffixMinProcs(&c.suf)
+	suf := c.suffixFrom(&v.e.wq, from)
 	// On the processor-only profile with estimates known at enqueue
 	// (View.estExact), a job's processors and estimate come from the wait
 	// queue itself: no QueuedJob is filled for jobs that only get a
@@ -188,6 +188,29 @@ func (c *Conservative) Schedule(v *View) {
 	}
 	c.flush()
 	c.endPass(v, rebuilt)
+}
+
+// suffixFrom returns, per group of the wait queue (index i>>groupShift),
+// a lower bound of the processors of every live entry in that group and
+// the groups after it (the wait queue's suffixMinProcs), filled only for
+// the groups from position from's on: a pass reads it at positions from
+// its start on, and an arrival pass starts at the end of a long queue.
+func (c *Conservative) suffixFrom(w *waitQueue, from int) []int32 {
+	gp := w.group.procs
+	n := len(gp)
+	s := c.suf
+	if cap(s) < n {
+		s = make([]int32, n, 2*n)
+	}
+	s = s[:n]
+	if g0 := from >> groupShift; n > 0 && g0 < n {
+		s[n-1] = gp[n-1]
+		for g := n - 2; g >= g0; g-- {
+			s[g] = min(gp[g], s[g+1])
+		}
+	}
+	c.suf = s
+	return s
 }
 
 // extendRun gives the live queue entries after position i (up to end)
@@ -390,7 +413,7 @@ func (c *Conservative) extendDeferral(v *View) bool {
 		c.endPass(v, false)
 		return true
 	}
-	suf := v.e.wq.suffixMinProcs(&c.suf)
+	suf := c.suffixFrom(&v.e.wq, i)
 	if v.Free() < int(suf[i>>groupShift]) {
 		return false
 	}
