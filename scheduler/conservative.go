@@ -49,7 +49,13 @@ import (
 // in this pass. Reservations are still those of placing every job: the
 // jobs left out are placed at the next pass, on the profile as this pass
 // left it and from this pass's time, if that pass keeps the profile, and
-// dropped if it rebuilds (TestConservativeEarlyEndKeepsSchedule). Searches
+// dropped if it rebuilds (TestConservativeEarlyEndKeepsSchedule). An
+// arrival pass none of whose new jobs can start even without them (on
+// RICC, 74,678 of 79,358 such passes) leaves them unplaced too and defers
+// its own jobs after them, so deferred jobs wait, segment by segment, for
+// the first pass that needs them (most are dropped by the next finish's
+// rebuild or reuse: 3.16 M placements of deferred jobs become 0.81 M,
+// RICC conservative 5.6 → 4.9 s of CPU). Searches
 // also start from the last start of the job's class in the pass
 // (classCache), not only of the previous job: the profile only loses
 // processors within a pass.
