@@ -290,6 +290,10 @@ func (p *blockProfile) reserve(from, to float64, procs int) {
 		} else {
 			pb, kb, halved = p.splitAt(to, ep-1, int(p.n[ep-1])-1)
 		}
+	} else if ep := p.endPos; ep > 0 && ep <= len(p.ord) && p.first[ep-1] <= to && (ep == len(p.ord) || to < p.first[ep]) {
+		// The search skipped the block before endPos whole: to is in it.
+		b, n := p.base(ep-1), int(p.n[ep-1])
+		pb, kb, halved = p.splitAt(to, ep-1, max(0, sortSearchF(p.t[b:b+n], to)-1))
 	} else {
 		pb, kb, halved = p.splitFrom(to, pa)
 	}
