@@ -119,6 +119,12 @@ func (c *Conservative) Schedule(v *View) {
 	c.run = classRun{}
 	c.seen.next()
 	rebuilt := false
+	// The wait queue's suffix bounds, taken before any walk of the queue
+	// in the pass (reuse walks it before placing).
+	var suf []int32
+	if !quick {
+		suf = v.e.wq.suffixMinProcs(&c.suf)
+	}
 	if quick {
 		if c.fast {
 			c.bp.advance(v.Now)
@@ -126,7 +132,7 @@ func (c *Conservative) Schedule(v *View) {
 			c.p.advance(v.Now)
 		}
 		from = v.NewFrom()
-	} else if f, rb, ok := c.reuse(v); ok {
+	} else if f, rb, ok := c.reuse(v, suf); ok {
 		from, rebuilt = f, rb
 	} else {
 		c.rebuild(v)
@@ -134,7 +140,9 @@ func (c *Conservative) Schedule(v *View) {
 		rebuilt = true
 	}
 	c.valid = true
-	suf := v.e.wq.suffixMinProcs(&c.suf)
+	if suf == nil {
+		suf = v.e.wq.suffixMinProcs(&c.suf)
+	}
 	// On the processor-only profile with estimates known at enqueue
 	// (View.estExact), a job's processors and estimate come from the wait
 	// queue itself: no QueuedJob is filled for jobs that only get a

@@ -346,3 +346,32 @@ func TestConservativeReuseWithGovernor(t *testing.T) {
 		}
 	}
 }
+
+// TestConservativeReuseWalk is the comparison on jobs 44,166 to 47,390 of
+// LANL-CM5 under the extend rule (also with per-event passes), where
+// reuse once walked its kept placements past the wait queue's tombstones
+// without View.Next's skips: the queue's bounds then stayed looser than a
+// rebuilt pass leaves them, a later pass's suffix-bound cutoff did not
+// fire, the profile stayed valid, and an arrival's pass kept a
+// reservation an overrunning job had left in the past where a rebuilding
+// run recomputed it and started job 115148 at 21,441,048 instead of
+// 21,441,323.
+func TestConservativeReuseWalk(t *testing.T) {
+	scheduler.Policies["conservative-noreuse"] = scheduler.NewConservativeNoReuse
+	defer delete(scheduler.Policies, "conservative-noreuse")
+	path := sharedtest.Path(t, "traces/LANL-CM5-1994-4.1-cln.swf.gz")
+	for _, s := range []sim.Spec{{Overrun: "extend"}, {Overrun: "extend", Pass: "event"}} {
+		s.Trace, s.Jobs = path, 47390
+		tr, err := sim.Load(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.Jobs = tr.Jobs[44165:]
+		s.Trace, s.Jobs = "", 0
+		got, gst := jobsAndStats(t, s, "conservative", tr)
+		want, wst := jobsAndStats(t, s, "conservative-noreuse", tr)
+		if !bytes.Equal(got, want) || gst != wst {
+			t.Fatalf("pass %q: differs from rebuilding at every finish (stats %v, %v)", s.Pass, gst, wst)
+		}
+	}
+}
