@@ -28,6 +28,13 @@ import "math"
 // leaves the bounds and the profile's validity as a rebuilt one would.
 // (Without this, under --overrun extend a later pass could keep a
 // profile that a rebuilding run recomputes: TestConservativeReuseWalk.)
+// One case is not mirrored: a rebuilt pass that ends early inside the
+// kept placements (no later job could start now: deferFrom) walks the
+// rest of the queue even when the cutoff would have stopped it later,
+// while this pass stops at the cutoff, so bounds past it may stay looser
+// than that pass leaves them. Knowing whether the rebuilt pass would end
+// early there needs its profile at each group of the queue, which the
+// walk does not have; no test or shared trace has reached the case.
 //
 // Whether a placement may move is decided from a certificate its search
 // left: the blocking steps it met, each with how many processors short of
