@@ -128,6 +128,12 @@ func (c *Conservative) Schedule(v *View) {
 	c.run = classRun{}
 	c.seen.next()
 	rebuilt := false
+	// The wait queue's suffix bounds, taken before any walk of the queue
+	// in the pass (reuse walks it before placing).
+	var suf []int32
+	if !quick {
+		suf = v.e.wq.suffixMinProcs(&c.suf)
+	}
 	if quick {
 		if c.fast {
 			c.bp.advance(v.Now)
@@ -135,7 +141,7 @@ func (c *Conservative) Schedule(v *View) {
 			c.p.advance(v.Now)
 		}
 		from = v.NewFrom()
-	} else if f, rb, ok := c.reuse(v); ok {
+	} else if f, rb, ok := c.reuse(v, suf); ok {
 		from, rebuilt = f, rb
 	} else {
 		c.rebuild(v)
@@ -143,7 +149,9 @@ func (c *Conservative) Schedule(v *View) {
 		rebuilt = true
 	}
 	c.valid = true
-	suf := c.suffixFrom(&v.e.wq, from)
+	if suf == nil {
+		suf = c.suffixFrom(&v.e.wq, from)
+	}
 	// On the processor-only profile with estimates known at enqueue
 	// (View.estExact), a job's processors and estimate come from the wait
 	// queue itself: no QueuedJob is filled for jobs that only get a

@@ -19,6 +19,23 @@ import "math"
 // was), it takes back the reservations from there on and places the rest
 // as a rebuilt pass would, on the same profile.
 //
+// The walk over the kept placements is the one a rebuilt pass makes: it
+// steps through the wait queue as View.Next does (whose skips over
+// tombstones tighten the queue's bounds, which later passes read for
+// their cutoff and the engine for its test for a pass) and stops where
+// that pass would (the free processors below the suffix bound, with the
+// bounds taken before the walk, as that pass takes them), so the pass
+// leaves the bounds and the profile's validity as a rebuilt one would.
+// (Without this, under --overrun extend a later pass could keep a
+// profile that a rebuilding run recomputes: TestConservativeReuseWalk.)
+// One case is not mirrored: a rebuilt pass that ends early inside the
+// kept placements (no later job could start now: deferFrom) walks the
+// rest of the queue even when the cutoff would have stopped it later,
+// while this pass stops at the cutoff, so bounds past it may stay looser
+// than that pass leaves them. Knowing whether the rebuilt pass would end
+// early there needs its profile at each group of the queue, which the
+// walk does not have; no test or shared trace has reached the case.
+//
 // Whether a placement may move is decided from a certificate its search
 // left: the blocking steps it met, each with how many processors short of
 // the job it was (the deficit, a lower bound over a run of steps). Every
@@ -110,8 +127,9 @@ func (c *Conservative) endPass(v *View, rebuilt bool) {
 // there on a group whose certificate D may lift is searched again
 // (recording a new certificate) and stands if it finds the same start.
 // The kept groups' starts are the class cache's lower bounds, as their
-// searches would have left them.
-func (c *Conservative) reuse(v *View) (from int, rebuilt, ok bool) {
+// searches would have left them. suf is the pass's suffix bounds of the
+// wait queue (taken before the walk).
+func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) {
 	rs, e := &c.rs, v.e
 	if c.noReuse || !rs.rec || !c.fast {
 		return 0, false, false
@@ -138,7 +156,7 @@ func (c *Conservative) reuse(v *View) (from int, rebuilt, ok bool) {
 		}
 	}
 	p := &c.bp
-	// The groups that stand without a search: g0 of them.
+	// The groups that stand without a search: g of them.
 	i := v.Next(0, v.Total)
 	g, si := 0, 0
 	for ; g < len(rs.groups); g++ {
@@ -146,7 +164,7 @@ func (c *Conservative) reuse(v *View) (from int, rebuilt, ok bool) {
 		if !(gr.at > now) {
 			break
 		}
-		j, sj := c.walkGroup(v, gr, i, si)
+		j, sj := c.walkGroup(v, gr, i, si, suf)
 		if sj < 0 || len(rs.d) > 0 && !c.stands(gr, now) {
 			break
 		}
@@ -203,7 +221,7 @@ func (c *Conservative) reuse(v *View) (from int, rebuilt, ok bool) {
 				break
 			}
 		}
-		j, sj := c.walkGroup(v, gr, i, si)
+		j, sj := c.walkGroup(v, gr, i, si, suf)
 		if sj < 0 {
 			break
 		}
@@ -236,15 +254,22 @@ func (c *Conservative) reuse(v *View) (from int, rebuilt, ok bool) {
 // walkGroup checks that the live queue entries from position i on (as
 // View.Next walks them, skipping jobs larger than the machine) are gr's
 // jobs (their slots from si on), and returns the position after them and
-// the slot index after gr's, or sj < 0 if they are not.
-func (c *Conservative) walkGroup(v *View, gr *resGroup, i, si int) (j, sj int) {
+// the slot index after gr's, or sj < 0 if they are not or if a rebuilt
+// pass would stop at one of them (the free processors below the suffix
+// bound suf: that pass leaves no valid profile).
+func (c *Conservative) walkGroup(v *View, gr *resGroup, i, si int, suf []int32) (j, sj int) {
 	w, slots, mp := &v.e.wq, c.rs.slots, int32(min(v.Total, math.MaxInt32-1))
-	n := len(w.slots)
+	n, free := len(w.slots), v.Free()
 	for sj = si; sj < int(gr.slotEnd); sj++ {
-		if i < 0 || i >= n || w.slots[i] != slots[sj] {
+		if i < 0 || i >= n || w.slots[i] != slots[sj] || free < int(suf[i>>groupShift]) {
 			return i, -1
 		}
-		for i++; i < n && w.procs[i] > mp; i++ {
+		// The next position as v.Next(i+1, v.Total) finds it: its skips
+		// over tombstones tighten the wait queue's bounds.
+		if i++; i < n && w.procs[i] > mp {
+			if i = w.next(i, v.Total); i < 0 {
+				i = n
+			}
 		}
 	}
 	return i, sj

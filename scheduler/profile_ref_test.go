@@ -275,14 +275,15 @@ func TestConservativeEarlyEndKeepsScheduleTraces(t *testing.T) {
 // TestConservativeReuseKeepsSchedule compares conservative with the same
 // policy without incremental passes (every pass after a finish rebuilds
 // the profile and places every job again) on random workloads, in both
-// overrun rules, both queue orders, both pass modes and with node speed
-// variability (whose estimated ends differ from the reservations, which
-// turns reuse off): jobs.csv and the engine's counters must not change.
+// overrun rules, both queue orders, both pass modes (also combined with
+// the extend rule) and with node speed variability (whose estimated ends
+// differ from the reservations, which turns reuse off): jobs.csv and the
+// engine's counters must not change.
 func TestConservativeReuseKeepsSchedule(t *testing.T) {
 	scheduler.Policies["conservative-noreuse"] = scheduler.NewConservativeNoReuse
 	defer delete(scheduler.Policies, "conservative-noreuse")
 	specs := []sim.Spec{{}, {Overrun: "extend"}, {Order: "sef", Overrun: "extend"}, {Pass: "event"},
-		{NodeSpeedSD: 0.05}}
+		{NodeSpeedSD: 0.05}, {Pass: "event", Overrun: "extend"}, {Order: "sef", Pass: "event", Overrun: "extend"}}
 	for seed := range 150 {
 		r := rand.New(rand.NewPCG(uint64(seed), 11))
 		tr := randomTrace(r, 300+r.IntN(500), 4+r.IntN(60))
@@ -301,7 +302,8 @@ func TestConservativeReuseKeepsSchedule(t *testing.T) {
 }
 
 // TestConservativeReuseKeepsScheduleTraces is the same comparison on the
-// first 40,000 jobs of HPC2N, RICC and CEA-Curie.
+// first 40,000 jobs of HPC2N, RICC and CEA-Curie, and on the first 60,000
+// of LANL-CM5 under the extend rule.
 func TestConservativeReuseKeepsScheduleTraces(t *testing.T) {
 	scheduler.Policies["conservative-noreuse"] = scheduler.NewConservativeNoReuse
 	defer delete(scheduler.Policies, "conservative-noreuse")
@@ -319,6 +321,18 @@ func TestConservativeReuseKeepsScheduleTraces(t *testing.T) {
 				t.Fatalf("%s overrun %q: differs from rebuilding at every finish (stats %v, %v)", name, s.Overrun, gst, wst)
 			}
 		}
+	}
+	// LANL-CM5 under the extend rule, which once differed from 47,390
+	// jobs on (TestConservativeReuseWalk).
+	s := sim.Spec{Trace: sharedtest.Path(t, "traces/LANL-CM5-1994-4.1-cln.swf.gz"), Jobs: 60000, Overrun: "extend"}
+	tr, err := sim.Load(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, gst := jobsAndStats(t, s, "conservative", tr)
+	want, wst := jobsAndStats(t, s, "conservative-noreuse", tr)
+	if !bytes.Equal(got, want) || gst != wst {
+		t.Fatalf("LANL-CM5 overrun extend: differs from rebuilding at every finish (stats %v, %v)", gst, wst)
 	}
 }
 
@@ -343,6 +357,35 @@ func TestConservativeReuseWithGovernor(t *testing.T) {
 			if !bytes.Equal(got, want) || gst != wst {
 				t.Fatalf("seed %d spec %d: differs from rebuilding at every finish (stats %v, %v)", seed, k, gst, wst)
 			}
+		}
+	}
+}
+
+// TestConservativeReuseWalk is the comparison on jobs 44,166 to 47,390 of
+// LANL-CM5 under the extend rule (also with per-event passes), where
+// reuse once walked its kept placements past the wait queue's tombstones
+// without View.Next's skips: the queue's bounds then stayed looser than a
+// rebuilt pass leaves them, a later pass's suffix-bound cutoff did not
+// fire, the profile stayed valid, and an arrival's pass kept a
+// reservation an overrunning job had left in the past where a rebuilding
+// run recomputed it and started job 115148 at 21,441,048 instead of
+// 21,441,323.
+func TestConservativeReuseWalk(t *testing.T) {
+	scheduler.Policies["conservative-noreuse"] = scheduler.NewConservativeNoReuse
+	defer delete(scheduler.Policies, "conservative-noreuse")
+	path := sharedtest.Path(t, "traces/LANL-CM5-1994-4.1-cln.swf.gz")
+	for _, s := range []sim.Spec{{Overrun: "extend"}, {Overrun: "extend", Pass: "event"}} {
+		s.Trace, s.Jobs = path, 47390
+		tr, err := sim.Load(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.Jobs = tr.Jobs[44165:]
+		s.Trace, s.Jobs = "", 0
+		got, gst := jobsAndStats(t, s, "conservative", tr)
+		want, wst := jobsAndStats(t, s, "conservative-noreuse", tr)
+		if !bytes.Equal(got, want) || gst != wst {
+			t.Fatalf("pass %q: differs from rebuilding at every finish (stats %v, %v)", s.Pass, gst, wst)
 		}
 	}
 }
