@@ -64,13 +64,7 @@ func (s *MCKP) hinted(classes [][]Option) {
 	if free < 0 {
 		return
 	}
-	best := s.best
-	s.inc, s.pick = s.pick, s.inc
-	s.fill(classes, free)
-	if !(s.best < best) {
-		s.inc, s.pick = s.pick, s.inc
-		s.best = best
-	}
+	s.tryPick(classes, free)
 }
 
 // fill upgrades s.inc class by class to the cheapest option that fits in
@@ -290,12 +284,19 @@ func (s *MCKP) probe(classes [][]Option) {
 		if free < 0 {
 			continue
 		}
-		best := s.best
+		s.tryPick(classes, free)
+	}
+}
+
+// tryPick completes s.pick with the capacity free left by it (fill) and
+// keeps the result as the incumbent when it is cheaper; otherwise the
+// incumbent stays as it was.
+func (s *MCKP) tryPick(classes [][]Option, free float64) {
+	best := s.best
+	s.inc, s.pick = s.pick, s.inc
+	s.fill(classes, free)
+	if !(s.best < best) {
 		s.inc, s.pick = s.pick, s.inc
-		s.fill(classes, free)
-		if !(s.best < best) {
-			s.inc, s.pick = s.pick, s.inc
-			s.best = best
-		}
+		s.best = best
 	}
 }

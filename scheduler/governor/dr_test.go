@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"reflect"
 	"testing"
 
 	"drsim/powercap"
@@ -384,32 +383,13 @@ func TestDRCachesChangeNothing(t *testing.T) {
 		for _, pol := range []string{"fcfs", "easy", "conservative"} {
 			var recs [2]map[int64]results.Record
 			for k, g := range []*DR{{}, {plain: true}} {
-				rec := &energyRec{byID: map[int64]results.Record{}}
-				e, err := scheduler.New(scheduler.Config{Procs: procs, Policy: pol, Apps: tabs, AppOf: func(w *workloads.Job) int { return int(w.ID % 3) },
-					IdleW: 5, Limits: lim, Governor: g, Recorder: rec, Check: true})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := e.Run(context.Background(), &scheduler.SliceSource{Jobs: jobs}); err != nil {
-					t.Fatal(err)
-				}
-				if e.Stats().NViolations > 0 {
-					t.Fatalf("instance %d %s: %v", it, pol, e.Stats().Violations)
-				}
-				recs[k] = rec.byID
+				recs[k] = energyRecords(t, it, pol, procs, tabs, lim, g, jobs)
 				if k == 0 {
 					skips += g.skips
 					follows += g.follows
 				}
 			}
-			if len(recs[0]) != len(jobs) || !reflect.DeepEqual(recs[0], recs[1]) {
-				for id, a := range recs[1] {
-					if b := recs[0][id]; !reflect.DeepEqual(a, b) {
-						t.Fatalf("instance %d %s: job %d: %+v with the caches, %+v without", it, pol, id, b, a)
-					}
-				}
-				t.Fatalf("instance %d %s: %d records with the caches, %d without, of %d jobs", it, pol, len(recs[0]), len(recs[1]), len(jobs))
-			}
+			sameRecords(t, it, pol, recs, jobs)
 		}
 	}
 	if skips == 0 {

@@ -3,6 +3,7 @@ package governor
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -65,4 +66,39 @@ func simulate(t *testing.T, cfg scheduler.Config, jobs ...workloads.Job) *collec
 		t.Fatalf("invariant violations: %v", s.Violations)
 	}
 	return c
+}
+
+// energyRecords runs jobs under pol with governor g (tables tabs, three
+// applications by ID, limit lim, invariant checks) and returns the
+// records by job ID; it fails the test on an error or a violation.
+func energyRecords(t *testing.T, it int, pol string, procs int, tabs []powercap.Table, lim []scheduler.LimitStep, g scheduler.Governor, jobs []workloads.Job) map[int64]results.Record {
+	t.Helper()
+	rec := &energyRec{byID: map[int64]results.Record{}}
+	e, err := scheduler.New(scheduler.Config{Procs: procs, Policy: pol, Apps: tabs, AppOf: func(w *workloads.Job) int { return int(w.ID % 3) },
+		IdleW: 5, Limits: lim, Governor: g, Recorder: rec, Check: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Run(context.Background(), &scheduler.SliceSource{Jobs: jobs}); err != nil {
+		t.Fatal(err)
+	}
+	if e.Stats().NViolations > 0 {
+		t.Fatalf("instance %d %s: %v", it, pol, e.Stats().Violations)
+	}
+	return rec.byID
+}
+
+// sameRecords fails the test unless the run with the caches (recs[0])
+// recorded every job exactly as the run without them (recs[1]).
+func sameRecords(t *testing.T, it int, pol string, recs [2]map[int64]results.Record, jobs []workloads.Job) {
+	t.Helper()
+	if len(recs[0]) == len(jobs) && reflect.DeepEqual(recs[0], recs[1]) {
+		return
+	}
+	for id, a := range recs[1] {
+		if b := recs[0][id]; !reflect.DeepEqual(a, b) {
+			t.Fatalf("instance %d %s: job %d: %+v with the caches, %+v without", it, pol, id, b, a)
+		}
+	}
+	t.Fatalf("instance %d %s: %d records with the caches, %d without, of %d jobs", it, pol, len(recs[0]), len(recs[1]), len(jobs))
 }
