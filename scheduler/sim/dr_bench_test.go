@@ -32,6 +32,8 @@ func BenchmarkDR(b *testing.B) {
 		{"easy-powercap-dr25", Spec{Trace: path, PowerCap: "dr", DRRatio: 0.25}},
 		{"easy-powercap-uniform25", Spec{Trace: path, PowerCap: "uniform", DRRatio: 0.25}},
 		{"easy-powercap-dr-scale25", Spec{Trace: path, PowerCap: "dr", Malleable: 0.3, ResizeCost: 30, DRRatio: 0.25}},
+		{"easy-powercap-malleable0.25", Spec{Trace: path, PowerCap: "dr", Malleable: 0.25, DRRatio: 0.25}},
+		{"easy-powercap-malleable0.5", Spec{Trace: path, PowerCap: "dr", Malleable: 0.5, DRRatio: 0.25}}, // issue 18: ≤ 3× plain
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
