@@ -213,18 +213,27 @@ func TestConservativeEarlyEndKeepsSchedule(t *testing.T) {
 	scheduler.Policies["conservative-full"] = scheduler.NewConservativeFull
 	defer delete(scheduler.Policies, "conservative-full")
 	specs := []sim.Spec{{}, {Overrun: "extend"}, {Order: "sef", Overrun: "extend"}, {Pass: "event"}}
+	sameOnRandom(t, specs, 9, "conservative-full", "placing every job")
+}
+
+// sameOnRandom runs conservative and the reference policy ref on 150
+// random workloads (random stream salt) under each of specs, and fails
+// the test where jobs.csv or the engine's counters differ (what names
+// the reference in the message).
+func sameOnRandom(t *testing.T, specs []sim.Spec, salt uint64, ref, what string) {
+	t.Helper()
 	for seed := range 150 {
-		r := rand.New(rand.NewPCG(uint64(seed), 9))
+		r := rand.New(rand.NewPCG(uint64(seed), salt))
 		tr := randomTrace(r, 300+r.IntN(500), 4+r.IntN(60))
 		for k, s := range specs {
 			s.Seed = uint64(seed + 1)
 			got, gst := jobsAndStats(t, s, "conservative", tr)
-			want, wst := jobsAndStats(t, s, "conservative-full", tr)
+			want, wst := jobsAndStats(t, s, ref, tr)
 			if !bytes.Equal(got, want) {
-				t.Fatalf("seed %d spec %d: jobs.csv differs from placing every job", seed, k)
+				t.Fatalf("seed %d spec %d: jobs.csv differs from %s", seed, k, what)
 			}
 			if gst != wst {
-				t.Fatalf("seed %d spec %d: stats %+v, placing every job %+v", seed, k, gst, wst)
+				t.Fatalf("seed %d spec %d: stats %+v, %s %+v", seed, k, gst, what, wst)
 			}
 		}
 	}
@@ -284,21 +293,7 @@ func TestConservativeReuseKeepsSchedule(t *testing.T) {
 	defer delete(scheduler.Policies, "conservative-noreuse")
 	specs := []sim.Spec{{}, {Overrun: "extend"}, {Order: "sef", Overrun: "extend"}, {Pass: "event"},
 		{NodeSpeedSD: 0.05}, {Pass: "event", Overrun: "extend"}, {Order: "sef", Pass: "event", Overrun: "extend"}}
-	for seed := range 150 {
-		r := rand.New(rand.NewPCG(uint64(seed), 11))
-		tr := randomTrace(r, 300+r.IntN(500), 4+r.IntN(60))
-		for k, s := range specs {
-			s.Seed = uint64(seed + 1)
-			got, gst := jobsAndStats(t, s, "conservative", tr)
-			want, wst := jobsAndStats(t, s, "conservative-noreuse", tr)
-			if !bytes.Equal(got, want) {
-				t.Fatalf("seed %d spec %d: jobs.csv differs from rebuilding at every finish", seed, k)
-			}
-			if gst != wst {
-				t.Fatalf("seed %d spec %d: stats %+v, rebuilding %+v", seed, k, gst, wst)
-			}
-		}
-	}
+	sameOnRandom(t, specs, 11, "conservative-noreuse", "rebuilding at every finish")
 }
 
 // TestConservativeReuseKeepsScheduleTraces is the same comparison on the
@@ -307,32 +302,24 @@ func TestConservativeReuseKeepsSchedule(t *testing.T) {
 func TestConservativeReuseKeepsScheduleTraces(t *testing.T) {
 	scheduler.Policies["conservative-noreuse"] = scheduler.NewConservativeNoReuse
 	defer delete(scheduler.Policies, "conservative-noreuse")
+	var cases []sim.Spec
 	for _, name := range []string{"HPC2N-2002-2.2-cln.swf.gz", "RICC-2010-2.swf.gz", "CEA-Curie-2011-2.1-cln.swf.gz"} {
 		path := sharedtest.Path(t, "traces/"+name)
-		for _, s := range []sim.Spec{{}, {Overrun: "extend"}} {
-			s.Trace, s.Jobs = path, 40000
-			tr, err := sim.Load(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, gst := jobsAndStats(t, s, "conservative", tr)
-			want, wst := jobsAndStats(t, s, "conservative-noreuse", tr)
-			if !bytes.Equal(got, want) || gst != wst {
-				t.Fatalf("%s overrun %q: differs from rebuilding at every finish (stats %v, %v)", name, s.Overrun, gst, wst)
-			}
-		}
+		cases = append(cases, sim.Spec{Trace: path, Jobs: 40000}, sim.Spec{Trace: path, Jobs: 40000, Overrun: "extend"})
 	}
 	// LANL-CM5 under the extend rule, which once differed from 47,390
 	// jobs on (TestConservativeReuseWalk).
-	s := sim.Spec{Trace: sharedtest.Path(t, "traces/LANL-CM5-1994-4.1-cln.swf.gz"), Jobs: 60000, Overrun: "extend"}
-	tr, err := sim.Load(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, gst := jobsAndStats(t, s, "conservative", tr)
-	want, wst := jobsAndStats(t, s, "conservative-noreuse", tr)
-	if !bytes.Equal(got, want) || gst != wst {
-		t.Fatalf("LANL-CM5 overrun extend: differs from rebuilding at every finish (stats %v, %v)", gst, wst)
+	cases = append(cases, sim.Spec{Trace: sharedtest.Path(t, "traces/LANL-CM5-1994-4.1-cln.swf.gz"), Jobs: 60000, Overrun: "extend"})
+	for _, s := range cases {
+		tr, err := sim.Load(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, gst := jobsAndStats(t, s, "conservative", tr)
+		want, wst := jobsAndStats(t, s, "conservative-noreuse", tr)
+		if !bytes.Equal(got, want) || gst != wst {
+			t.Fatalf("%s overrun %q: differs from rebuilding at every finish (stats %v, %v)", s.Trace, s.Overrun, gst, wst)
+		}
 	}
 }
 
