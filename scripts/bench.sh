@@ -41,6 +41,14 @@ rows=(
 	"HPC2N|$hpc2n|--preset stampede --interference on"
 	"HPC2N|$hpc2n|--powercap dr --malleable 0.5 --dr-ratio 0.25"
 )
+# Conservative backfilling on every other shared trace (issue 18 bounds it
+# at 3× plain EASY on each).
+for f in "$tr"/*.swf "$tr"/*.swf.gz; do
+	case $f in "$ricc" | "$cea" | "$hpc2n" | *'*'*) continue ;; esac
+	name=$(basename "$f")
+	name=${name%.gz}
+	rows+=("$name|$f|--policy easy" "$name|$f|--policy conservative")
+done
 declare -A easy
 printf '| trace | run | wall s | CPU s | × plain EASY | peak RSS MB |\n|---|---|---:|---:|---:|---:|\n'
 for r in "${rows[@]}"; do
