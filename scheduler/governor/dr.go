@@ -71,6 +71,7 @@ type DR struct {
 	plain   bool     // tests: no memo, no per-run records, no hint (the caches' reference)
 	skips   int      // Adjusts that the memo answered without a scan (tests)
 	follows int      // quick answers that follow found without a scan (tests)
+	expired int      // runs follow found past their estimate, at their least-power level (tests)
 
 	// Counters, for tests and reports: level problems solved in full (the
 	// quick path excluded) and those that needed evictions.
@@ -413,9 +414,13 @@ func (g *DR) scan(c *scheduler.Control) float64 {
 				g.steady = false // its remaining work may reach 0: its level depends on the time
 				t.ui = int32(len(in.uns))
 				in.uns = append(in.uns, slot)
-				app := c.App(slot)
-				k = int32(g.levelFor(c.Levels, app, c.EstLeft(slot)))
-				w += float64(c.JobProcs(slot)) * c.PowerFactor(slot) * c.Levels(app)[k].Power
+				var x float64
+				if k, x = t.at(c.EstLeft(slot)); g.plain {
+					app := c.App(slot) // the reference: from the job and its levels
+					k = int32(g.levelFor(c.Levels, app, c.EstLeft(slot)))
+					x = float64(c.JobProcs(slot)) * c.PowerFactor(slot) * c.Levels(app)[k].Power
+				}
+				w += x
 			}
 			if k != t.lv {
 				g.slots = append(g.slots, slot)
@@ -479,9 +484,10 @@ func (g *DR) follow(c *scheduler.Control, ch []scheduler.RunChange, ok bool, cap
 	w, abs, err := in.sum, in.abs, in.err
 	for _, s := range in.uns {
 		t := &g.seen[s]
-		app := c.App(s)
-		k := int32(g.levelFor(c.Levels, app, c.EstLeft(s)))
-		x := float64(c.JobProcs(s)) * c.PowerFactor(s) * c.Levels(app)[k].Power
+		k, x := t.at(c.EstLeft(s))
+		if k != t.k {
+			g.expired++
+		}
 		w += x
 		abs += math.Abs(x)
 		err += 0x1p-52 * math.Abs(w)
@@ -582,19 +588,33 @@ func (g *DR) checkFollow(c *scheduler.Control, fit bool, capacity float64) {
 }
 
 // drSeen is what quick knows of one run (a start of a job in a slot): the
-// level the job is at (only the governor moves it) and, for a steady job,
-// its least-energy level and the power per quick's sum at it. Steady: a
-// fixed level, or an estimate above the runtime, so that the estimated
-// remaining work est − α·run stays positive and the least-energy level
-// never changes.
+// level the job is at (only the governor moves it), its least-energy level
+// and the power per quick's sum at it, and, for a job that is not steady,
+// its least-power level and the power there (the level levelFor gives once
+// its estimated remaining work is 0). Steady: a fixed level, or an
+// estimate above the runtime, so that the estimated remaining work
+// est − α·run stays positive and the least-energy level never changes.
+// The powers are the products quick's sums would compute from the job,
+// n·pf·Power, so they are the same numbers.
 type drSeen struct {
 	seq    uint64 // the run's start sequence number (runEntry.seq); 0: none
-	w      float64
+	w, wl  float64
 	k, lv  int32
+	kl     int32
 	procs  int32
 	steady bool
 	mark   uint32 // drInc.mark while the run is in the list
 	ui     int32  // its index in drInc.uns when not steady
+}
+
+// at returns the level and power of a run that is not steady, given its
+// estimated remaining work rem as of now: as levelFor, the least-power
+// level when rem ≤ 0 and the least-energy one otherwise (NaN included).
+func (t *drSeen) at(rem float64) (int32, float64) {
+	if rem <= 0 {
+		return t.kl, t.wl
+	}
+	return t.k, t.w
 }
 
 // see fills t for the run of slot s with start sequence number seq and
@@ -612,6 +632,10 @@ func (g *DR) see(c *scheduler.Control, t *drSeen, s int32, seq uint64, procs int
 		t.w = float64(c.JobProcs(s)) * c.PowerFactor(s) * g.bestP[app]
 	default:
 		t.steady = false
+		lv := c.Levels(app)
+		t.k, t.kl = int32(g.best[app]), int32(g.lowest[app])
+		t.w = float64(c.JobProcs(s)) * c.PowerFactor(s) * lv[t.k].Power
+		t.wl = float64(c.JobProcs(s)) * c.PowerFactor(s) * lv[t.kl].Power
 	}
 }
 
@@ -620,7 +644,7 @@ func (g *DR) see(c *scheduler.Control, t *drSeen, s int32, seq uint64, procs int
 func (g *DR) checkSeen(c *scheduler.Control, t *drSeen, s int32, seq uint64, procs int32) {
 	var u drSeen
 	g.see(c, &u, s, seq, procs)
-	if u.lv != t.lv || u.steady != t.steady || t.steady && (u.k != t.k || u.w != t.w) {
+	if u.lv != t.lv || u.steady != t.steady || u.k != t.k || u.w != t.w || !t.steady && (u.kl != t.kl || u.wl != t.wl) {
 		id, _ := c.JobKey(s)
 		c.Violate("dr: job %d: quick's record %+v, job now %+v", id, *t, u)
 	}
