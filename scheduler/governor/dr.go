@@ -55,6 +55,7 @@ type DR struct {
 	jobs    []drJob
 	opts    []powercap.Option
 	classes [][]powercap.Option
+	ends    []int // per job: the end of its class in opts (solve)
 	wts     []float64
 	vals    []float64
 	slots   []int32
@@ -261,36 +262,28 @@ func (g *DR) solve(levels func(app int) []powercap.Level, capacity float64) (cho
 	if w <= capacity {
 		return g.choice, true
 	}
-	g.opts = g.opts[:0]
+	// The options, one class per job (only its level when fixed), and the
+	// jobs' current levels, the previous answer for those that were running
+	// then: the search's starting incumbent when they fit.
+	g.opts, g.hint, g.ends = g.opts[:0], g.hint[:0], g.ends[:0]
 	for _, j := range g.jobs {
-		n := j.weight()
+		n, lv := j.weight(), levels(j.app)
 		if j.fixed {
-			l := levels(j.app)[j.level]
-			g.opts = append(g.opts, powercap.Option{Weight: n * l.Power, Cost: j.rem * n * l.Power * l.Scale})
-			continue
+			lv = lv[j.level : j.level+1]
+			g.hint = append(g.hint, 0)
+		} else {
+			g.hint = append(g.hint, j.level)
 		}
-		for _, l := range levels(j.app) {
+		for _, l := range lv {
 			g.opts = append(g.opts, powercap.Option{Weight: n * l.Power, Cost: j.rem * n * l.Power * l.Scale})
 		}
+		g.ends = append(g.ends, len(g.opts))
 	}
 	g.classes = g.classes[:0]
 	k := 0
-	for _, j := range g.jobs {
-		m := 1
-		if !j.fixed {
-			m = len(levels(j.app))
-		}
-		g.classes = append(g.classes, g.opts[k:k+m:k+m])
-		k += m
-	}
-	// The jobs' current levels, the previous answer for those that were
-	// running then, are the search's starting incumbent when they fit.
-	g.hint = g.hint[:0]
-	for _, j := range g.jobs {
-		g.hint = append(g.hint, j.level)
-		if j.fixed {
-			g.hint[len(g.hint)-1] = 0
-		}
+	for _, e := range g.ends {
+		g.classes = append(g.classes, g.opts[k:e:e])
+		k = e
 	}
 	g.mckp.Hint = g.hint
 	if g.plain {
