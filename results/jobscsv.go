@@ -78,13 +78,19 @@ func (j *JobsCSV) Record(r *Record) error {
 	b = append(b, ',')
 	b = appendNum(b, r.Turnaround())
 	b = append(b, ',')
-	b = appendNum(b, r.Stretch())
+	st, s0 := r.Stretch(), len(b)
+	b = appendNum(b, st)
+	s1 := len(b)
 	b = append(b, ',')
 	b = cluster.AppendIntervalSet(b, r.Alloc)
 	b = append(b, ',')
 	b = appendMilli(b, r.Energy)
 	b = append(b, ',')
-	b = appendNum(b, r.BoundedSlowdown())
+	if bs := r.BoundedSlowdown(); math.Float64bits(bs) == math.Float64bits(st) {
+		b = append(b, b[s0:s1]...) // the same number, already formatted (usually, as runs are longer than τ)
+	} else {
+		b = appendNum(b, bs)
+	}
 	b = append(b, ',')
 	b = strconv.AppendInt(b, int64(r.Evictions), 10)
 	b = append(b, ',')

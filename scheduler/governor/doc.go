@@ -3,8 +3,8 @@
 // levels, a 0-1 knapsack for evictions, and a quick path that walks the
 // running list in place when every job's least-energy level fits), the
 // hardware-style uniform cap (uniform.go) and DR-Scale, DR with malleable
-// jobs (drscale.go; each job's sizes and options, shared per application
-// and size, and its least-cost option kept with the range of remaining
+// jobs (drscale.go; each job's sizes and options, shared between jobs of
+// one shape, and its least-cost option kept with the range of remaining
 // work over which it stays least: drscale_sizes.go); and their tables of
 // contents (registry.go).
 //

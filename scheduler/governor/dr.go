@@ -55,6 +55,7 @@ type DR struct {
 	jobs    []drJob
 	opts    []powercap.Option
 	classes [][]powercap.Option
+	ends    []int // per job: the end of its class in opts (solve)
 	wts     []float64
 	vals    []float64
 	slots   []int32
@@ -71,6 +72,7 @@ type DR struct {
 	plain   bool     // tests: no memo, no per-run records, no hint (the caches' reference)
 	skips   int      // Adjusts that the memo answered without a scan (tests)
 	follows int      // quick answers that follow found without a scan (tests)
+	expired int      // runs follow found past their estimate, at their least-power level (tests)
 
 	// Counters, for tests and reports: level problems solved in full (the
 	// quick path excluded) and those that needed evictions.
@@ -260,36 +262,28 @@ func (g *DR) solve(levels func(app int) []powercap.Level, capacity float64) (cho
 	if w <= capacity {
 		return g.choice, true
 	}
-	g.opts = g.opts[:0]
+	// The options, one class per job (only its level when fixed), and the
+	// jobs' current levels, the previous answer for those that were running
+	// then: the search's starting incumbent when they fit.
+	g.opts, g.hint, g.ends = g.opts[:0], g.hint[:0], g.ends[:0]
 	for _, j := range g.jobs {
-		n := j.weight()
+		n, lv := j.weight(), levels(j.app)
 		if j.fixed {
-			l := levels(j.app)[j.level]
-			g.opts = append(g.opts, powercap.Option{Weight: n * l.Power, Cost: j.rem * n * l.Power * l.Scale})
-			continue
+			lv = lv[j.level : j.level+1]
+			g.hint = append(g.hint, 0)
+		} else {
+			g.hint = append(g.hint, j.level)
 		}
-		for _, l := range levels(j.app) {
+		for _, l := range lv {
 			g.opts = append(g.opts, powercap.Option{Weight: n * l.Power, Cost: j.rem * n * l.Power * l.Scale})
 		}
+		g.ends = append(g.ends, len(g.opts))
 	}
 	g.classes = g.classes[:0]
 	k := 0
-	for _, j := range g.jobs {
-		m := 1
-		if !j.fixed {
-			m = len(levels(j.app))
-		}
-		g.classes = append(g.classes, g.opts[k:k+m:k+m])
-		k += m
-	}
-	// The jobs' current levels, the previous answer for those that were
-	// running then, are the search's starting incumbent when they fit.
-	g.hint = g.hint[:0]
-	for _, j := range g.jobs {
-		g.hint = append(g.hint, j.level)
-		if j.fixed {
-			g.hint[len(g.hint)-1] = 0
-		}
+	for _, e := range g.ends {
+		g.classes = append(g.classes, g.opts[k:e:e])
+		k = e
 	}
 	g.mckp.Hint = g.hint
 	if g.plain {
@@ -413,9 +407,13 @@ func (g *DR) scan(c *scheduler.Control) float64 {
 				g.steady = false // its remaining work may reach 0: its level depends on the time
 				t.ui = int32(len(in.uns))
 				in.uns = append(in.uns, slot)
-				app := c.App(slot)
-				k = int32(g.levelFor(c.Levels, app, c.EstLeft(slot)))
-				w += float64(c.JobProcs(slot)) * c.PowerFactor(slot) * c.Levels(app)[k].Power
+				var x float64
+				if k, x = t.at(c.EstLeft(slot)); g.plain {
+					app := c.App(slot) // the reference: from the job and its levels
+					k = int32(g.levelFor(c.Levels, app, c.EstLeft(slot)))
+					x = float64(c.JobProcs(slot)) * c.PowerFactor(slot) * c.Levels(app)[k].Power
+				}
+				w += x
 			}
 			if k != t.lv {
 				g.slots = append(g.slots, slot)
@@ -479,9 +477,10 @@ func (g *DR) follow(c *scheduler.Control, ch []scheduler.RunChange, ok bool, cap
 	w, abs, err := in.sum, in.abs, in.err
 	for _, s := range in.uns {
 		t := &g.seen[s]
-		app := c.App(s)
-		k := int32(g.levelFor(c.Levels, app, c.EstLeft(s)))
-		x := float64(c.JobProcs(s)) * c.PowerFactor(s) * c.Levels(app)[k].Power
+		k, x := t.at(c.EstLeft(s))
+		if k != t.k {
+			g.expired++
+		}
 		w += x
 		abs += math.Abs(x)
 		err += 0x1p-52 * math.Abs(w)
@@ -582,19 +581,33 @@ func (g *DR) checkFollow(c *scheduler.Control, fit bool, capacity float64) {
 }
 
 // drSeen is what quick knows of one run (a start of a job in a slot): the
-// level the job is at (only the governor moves it) and, for a steady job,
-// its least-energy level and the power per quick's sum at it. Steady: a
-// fixed level, or an estimate above the runtime, so that the estimated
-// remaining work est − α·run stays positive and the least-energy level
-// never changes.
+// level the job is at (only the governor moves it), its least-energy level
+// and the power per quick's sum at it, and, for a job that is not steady,
+// its least-power level and the power there (the level levelFor gives once
+// its estimated remaining work is 0). Steady: a fixed level, or an
+// estimate above the runtime, so that the estimated remaining work
+// est − α·run stays positive and the least-energy level never changes.
+// The powers are the products quick's sums would compute from the job,
+// n·pf·Power, so they are the same numbers.
 type drSeen struct {
 	seq    uint64 // the run's start sequence number (runEntry.seq); 0: none
-	w      float64
+	w, wl  float64
 	k, lv  int32
+	kl     int32
 	procs  int32
 	steady bool
 	mark   uint32 // drInc.mark while the run is in the list
 	ui     int32  // its index in drInc.uns when not steady
+}
+
+// at returns the level and power of a run that is not steady, given its
+// estimated remaining work rem as of now: as levelFor, the least-power
+// level when rem ≤ 0 and the least-energy one otherwise (NaN included).
+func (t *drSeen) at(rem float64) (int32, float64) {
+	if rem <= 0 {
+		return t.kl, t.wl
+	}
+	return t.k, t.w
 }
 
 // see fills t for the run of slot s with start sequence number seq and
@@ -612,6 +625,10 @@ func (g *DR) see(c *scheduler.Control, t *drSeen, s int32, seq uint64, procs int
 		t.w = float64(c.JobProcs(s)) * c.PowerFactor(s) * g.bestP[app]
 	default:
 		t.steady = false
+		lv := c.Levels(app)
+		t.k, t.kl = int32(g.best[app]), int32(g.lowest[app])
+		t.w = float64(c.JobProcs(s)) * c.PowerFactor(s) * lv[t.k].Power
+		t.wl = float64(c.JobProcs(s)) * c.PowerFactor(s) * lv[t.kl].Power
 	}
 }
 
@@ -620,7 +637,7 @@ func (g *DR) see(c *scheduler.Control, t *drSeen, s int32, seq uint64, procs int
 func (g *DR) checkSeen(c *scheduler.Control, t *drSeen, s int32, seq uint64, procs int32) {
 	var u drSeen
 	g.see(c, &u, s, seq, procs)
-	if u.lv != t.lv || u.steady != t.steady || t.steady && (u.k != t.k || u.w != t.w) {
+	if u.lv != t.lv || u.steady != t.steady || u.k != t.k || u.w != t.w || !t.steady && (u.kl != t.kl || u.wl != t.wl) {
 		id, _ := c.JobKey(s)
 		c.Violate("dr: job %d: quick's record %+v, job now %+v", id, *t, u)
 	}

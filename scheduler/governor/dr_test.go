@@ -418,3 +418,36 @@ func TestDRSolveAllocFree(t *testing.T) {
 		t.Errorf("solve allocates %v times per call in steady state", a)
 	}
 }
+
+// The caches change nothing either when jobs run past their estimates
+// without being killed (no requested time): their estimated remaining
+// work reaches 0 mid-run, which moves them to their least-power level
+// (drSeen.at), and the run with the caches records every job as the one
+// without them, which reads each such job's level from its levels
+// (levelFor).
+func TestDRCachesChangeNothingOverrun(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 0))
+	expired := 0
+	for it := range 20 {
+		procs, tabs, jobs, lim := randDRInstance(rng,
+			func(run float64) float64 { return math.Ceil(run * (0.3 + 1.2*rng.Float64())) },
+			func() bool { return rng.IntN(3) > 0 })
+		for i := range jobs {
+			jobs[i].ReqTime = 0 // not killed at the estimate
+		}
+		for _, pol := range []string{"fcfs", "easy", "conservative"} {
+			var recs [2]map[int64]results.Record
+			for k, g := range []*DR{{}, {plain: true}} {
+				recs[k] = energyRecords(t, it, pol, procs, tabs, lim, g, jobs)
+				if k == 0 {
+					expired += g.expired
+				}
+			}
+			sameRecords(t, it, pol, recs, jobs)
+		}
+	}
+	if expired == 0 {
+		t.Error("quick never saw a run past its estimate: the instances do not exercise it")
+	}
+	t.Logf("%d runs past their estimates seen by quick from the list's changes", expired)
+}

@@ -66,6 +66,7 @@ type DRScale struct {
 	sizeBuf []int
 	orig    []origSize  // by slot
 	sc      []sizeCache // by slot mod sizeCacheLen
+	sh      []sizeShape // by hash of what a shape is made from (shapeOf)
 	so      []sizeOpts  // by hash of (app, size)
 	lowered bool
 	// restore's state: after its first pass, the shrunk jobs still to
@@ -76,7 +77,8 @@ type DRScale struct {
 	pendSeq   []int64 // job seq of each pend entry
 	run       runOrder
 
-	plain bool // tests: every pick by the full walk, SetLevel on every job (the caches' reference)
+	plain    bool // tests: every pick by the full walk, SetLevel on every job, every shape computed again (the caches' reference)
+	shapeLen int  // tests: the number of shape entries, to make keys collide (0: sizeShapeLen)
 
 	// Counters for tests and reports.
 	Solves, Infeasible, Shrinks, Grows int
@@ -296,19 +298,20 @@ func (g *DRScale) build() {
 // the least-cost one (by solve's rule: least cost, then least weight, then
 // first) in sj, and returns their number.
 //
-// The sizes and their factors come from the slot's sizeCache (sizesOf)
-// when the job has not changed size since: the same values from the same
-// calls on the same arguments.
+// The sizes and their factors come from the job's shape (sizesOf), shared
+// by every job with the same table, sizes and malleability: the same
+// values from the same calls on the same arguments.
 func (g *DRScale) options(sj *scaleJob, add bool) int {
 	sc := g.sizesOf(sj)
+	sh := sc.sh
 	if !add && !g.plain && sj.rem >= 0 && sj.rem <= math.MaxFloat64 && sj.pause >= 0 && sj.pause <= math.MaxFloat64 {
 		g.best(sj, sc) // the same pick over the undominated options only
-		return sc.nopt
+		return sh.nopt
 	}
 	var best powercap.Option
-	for i, oc := range sc.opts(sj) {
-		n := sc.n[oc.size]
-		cost := oc.nps * sj.rem * sc.tf[oc.size] // nf·p·s·rem·tf, left to right
+	for i, oc := range sh.opts(sj) {
+		n := sh.n[oc.size]
+		cost := oc.nps * sj.rem * sh.tf[oc.size] // nf·p·s·rem·tf, left to right
 		if n != sj.cur {
 			cost += oc.np * sj.pause
 		}
@@ -322,7 +325,7 @@ func (g *DRScale) options(sj *scaleJob, add bool) int {
 		}
 	}
 	sj.bestW = best.Weight
-	return sc.nopt
+	return sh.nopt
 }
 
 // assign solves the problem for g.jobs and applies it; false (changing

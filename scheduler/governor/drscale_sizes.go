@@ -7,13 +7,14 @@ import (
 )
 
 // DR-Scale's options per running job: its candidate sizes, their runtime
-// factors and its size × level options, cached per slot (sizeCache), and
-// the quick pick over them (best) with the range of remaining work over
-// which that pick stands (pickCache, certify).
+// factors and its size × level options, shared by the jobs of one shape
+// (sizeShape), the shape of each slot's run (sizeCache), and the quick
+// pick over them (best) with the range of remaining work over which that
+// pick stands (pickCache, certify).
 
-// sizeCache is a running job's candidate sizes and their runtime factors
-// t(n)/t(cur) as of its current size: they change only when the job is
-// resized (or the slot holds another job), not as its work progresses.
+// sizeCache is a running job's shape as of its current size, which
+// changes only when the job is resized (or the slot holds another job),
+// not as its work progresses, and best's last pick for it.
 type sizeCache struct {
 	valid bool
 	slot  int32
@@ -22,14 +23,43 @@ type sizeCache struct {
 	n0    int  // requested size
 	mall  bool // malleable
 	fixed bool
-	level int       // its level if fixed
-	pk    pickCache // best's last pick and where it stays the pick
-	n     []int
-	tf    []float64
-	nopt  int         // the number of its options, sizes × levels
-	opt   []optCache  // the options, sizes × levels, in solve's order, once asked (opts)
-	cc    []candCache // the options best looks at (see sizeOpts), side by side
+	level int        // its level if fixed
+	pk    pickCache  // best's last pick and where it stays the pick
+	sh    *sizeShape // the shape (an entry of DRScale.sh, or plainSh)
+	gen   uint32     // sh.gen when sh was found: sh is still the job's while they are equal
 }
+
+// sizeCacheLen is the number of sizeCache entries, a power of two: slot s
+// uses entry s mod sizeCacheLen (a collision only costs a recomputation).
+const sizeCacheLen = 1024
+
+// sizeShape is what a job's options are made from besides its remaining
+// work, pause and idle draw: its candidate sizes and their runtime factors
+// t(n)/t(cur), its options (sizes × levels) and the candidates best looks
+// at. They depend only on the key: the application and its level table,
+// the requested and current sizes, malleability and the fixed level (if
+// fixed), so every running job with the same key shares one entry (the
+// shapes of HPC2N's 121,648 runs and resizes under --malleable 0.5: 1,725).
+type sizeShape struct {
+	gen uint32 // bumped whenever the entry is computed again
+	// the key
+	valid       bool
+	app         int
+	lv          []powercap.Level // compared by address and length
+	cur, n0     int
+	mall, fixed bool
+	level       int // when fixed
+	// what it holds
+	n    []int
+	tf   []float64
+	nopt int         // the number of its options, sizes × levels
+	opt  []optCache  // the options, sizes × levels, in solve's order, once asked (opts)
+	cc   []candCache // the options best looks at (see sizeOpts), side by side
+}
+
+// sizeShapeLen is the number of sizeShape entries, a power of two: a key
+// uses the entry of its hash (a collision only costs a recomputation).
+const sizeShapeLen = 8192
 
 // candCache is one option best looks at: its index in the job's options
 // (opts) and the values best multiplies, copied so that the loop reads one
@@ -39,10 +69,6 @@ type candCache struct {
 	n           int
 	i, level    int32
 }
-
-// sizeCacheLen is the number of sizeCache entries, a power of two: slot s
-// uses entry s mod sizeCacheLen (a collision only costs a recomputation).
-const sizeCacheLen = 1024
 
 // optCache is the part of an option that does not change as the job runs.
 type optCache struct {
@@ -68,10 +94,11 @@ func (g *DRScale) best(sj *scaleJob, sc *sizeCache) {
 		sj.best, sj.pick, sj.bestW = int(p.i), scaleOpt{n: p.n, level: int(p.level)}, p.np+float64(cur-p.n)*idle
 		return
 	}
+	cc := sc.sh.cc
 	var best powercap.Option
 	bi := -1
-	for c := range sc.cc {
-		k := &sc.cc[c]
+	for c := range cc {
+		k := &cc[c]
 		cost := k.nps * rem * k.tf // nf·p·s·rem·tf, left to right
 		if k.n != cur {
 			cost += k.np * pause
@@ -82,16 +109,16 @@ func (g *DRScale) best(sj *scaleJob, sc *sizeCache) {
 		}
 	}
 	if bi >= 0 {
-		k := &sc.cc[bi]
+		k := &cc[bi]
 		sj.best, sj.pick = int(k.i), scaleOpt{n: k.n, level: int(k.level)}
-		sc.pk = certify(sc.cc, bi, cur, pause)
+		sc.pk = certify(cc, bi, cur, pause)
 	}
 	sj.bestW = best.Weight
 }
 
-// sizesOf returns slot s's candidate sizes and factors t(n)/t(cur) and the
-// options best looks at, computed when the job or its size changed; the
-// full option list (opts) only when asked.
+// sizesOf returns slot s's cache: its run's shape, found again when the
+// job or its size changed or the shape's entry was computed again, and
+// best's last pick.
 func (g *DRScale) sizesOf(sj *scaleJob) *sizeCache {
 	if g.sc == nil {
 		g.sc = make([]sizeCache, sizeCacheLen)
@@ -99,30 +126,71 @@ func (g *DRScale) sizesOf(sj *scaleJob) *sizeCache {
 	s, o := sj.slot, &sj.o
 	sc := &g.sc[s&(sizeCacheLen-1)]
 	if sc.valid && sc.slot == s && sc.seq == o.seq && sc.cur == sj.cur && sc.n0 == o.n0 && sc.mall == o.malleable &&
-		sc.fixed == sj.fixed && (!sj.fixed || sc.level == sj.level) {
+		sc.fixed == sj.fixed && (!sj.fixed || sc.level == sj.level) && sc.sh.gen == sc.gen {
 		return sc
 	}
 	sc.valid, sc.slot, sc.seq, sc.cur, sc.fixed, sc.level = true, s, o.seq, sj.cur, sj.fixed, sj.level
-	sc.n0, sc.mall = o.n0, o.malleable
-	sc.n = append(sc.n[:0], g.sizes(*o, sj.cur, sj.fixed)...)
-	sc.tf, sc.opt, sc.cc, sc.pk = sc.tf[:0], sc.opt[:0], sc.cc[:0], pickCache{k: -1}
+	sc.n0, sc.mall, sc.pk = o.n0, o.malleable, pickCache{k: -1}
+	sc.sh = g.shapeOf(sj)
+	sc.gen = sc.sh.gen
+	return sc
+}
+
+// shapeOf returns job sj's shape, computed unless its entry holds it (in
+// plain mode, computed every time in an entry of its own: the sharing's
+// reference).
+func (g *DRScale) shapeOf(sj *scaleJob) *sizeShape {
+	o := &sj.o
+	var sh *sizeShape
+	if g.plain {
+		if g.sh == nil {
+			g.sh = make([]sizeShape, 1)
+		}
+		sh = &g.sh[0]
+	} else {
+		if g.sh == nil {
+			n := sizeShapeLen
+			if g.shapeLen > 0 {
+				n = g.shapeLen
+			}
+			g.sh = make([]sizeShape, n)
+		}
+		lk := 0
+		if sj.fixed {
+			lk = sj.level + 1
+		}
+		mk := uint64(0)
+		if o.malleable {
+			mk = 1
+		}
+		h := uint64(o.n0)*0x9e3779b97f4a7c15 ^ uint64(sj.cur)*0xbf58476d1ce4e5b9 ^ uint64(sj.app)*0x94d049bb133111eb ^ uint64(lk)*0xd6e8feb86659fd93 ^ mk
+		sh = &g.sh[h*0x9e3779b97f4a7c15>>40%uint64(len(g.sh))]
+		if sh.valid && sh.app == sj.app && sh.cur == sj.cur && sh.n0 == o.n0 && sh.mall == o.malleable && sh.fixed == sj.fixed &&
+			(!sj.fixed || sh.level == sj.level) && len(sh.lv) == len(sj.lv) && (len(sj.lv) == 0 || &sh.lv[0] == &sj.lv[0]) {
+			return sh
+		}
+	}
+	sh.gen++
+	sh.valid, sh.app, sh.lv, sh.cur, sh.n0, sh.mall, sh.fixed, sh.level = true, sj.app, sj.lv, sj.cur, o.n0, o.malleable, sj.fixed, sj.level
+	sh.n = append(sh.n[:0], g.sizes(*o, sj.cur, sj.fixed)...)
+	sh.tf, sh.opt, sh.cc = sh.tf[:0], sh.opt[:0], sh.cc[:0]
 	perSize := len(sj.lv) // options per size
 	if sj.fixed && (sj.level < 0 || sj.level >= len(sj.lv)) {
 		perSize = 0
 	} else if sj.fixed {
 		perSize = 1
 	}
-	sc.nopt = len(sc.n) * perSize
+	sh.nopt = len(sh.n) * perSize
 	fc := g.factor(sj.app, float64(sj.cur)/float64(o.n0))
-	for i, n := range sc.n {
+	for i, n := range sh.n {
 		tf := g.factor(sj.app, float64(n)/float64(o.n0)) / fc
-		sc.tf = append(sc.tf, tf)
+		sh.tf = append(sh.tf, tf)
 		if perSize == 0 {
 			continue
 		}
 		if sj.fixed { // its one option: nothing of its size to dominate it
 			np := float64(n) * sj.lv[sj.level].Power
-			sc.cc = append(sc.cc, candCache{np: np, nps: np * sj.lv[sj.level].Scale, tf: tf, n: n, i: int32(i), level: int32(sj.level)})
+			sh.cc = append(sh.cc, candCache{np: np, nps: np * sj.lv[sj.level].Scale, tf: tf, n: n, i: int32(i), level: int32(sj.level)})
 			continue
 		}
 		so := g.sizeOptsOf(sj.app, n, sj.lv)
@@ -130,39 +198,38 @@ func (g *DRScale) sizesOf(sj *scaleJob) *sizeCache {
 		if tf > 0 && finite(tf) {
 			for _, x := range so.cand {
 				x.tf, x.i = tf, base+x.i
-				sc.cc = append(sc.cc, x)
+				sh.cc = append(sh.cc, x)
 			}
 			continue
 		}
 		for k := range so.np { // all of a size whose factor is not finite and positive
-			sc.cc = append(sc.cc, candCache{np: so.np[k], nps: so.nps[k], tf: tf, n: n, i: base + int32(k), level: int32(k)})
+			sh.cc = append(sh.cc, candCache{np: so.np[k], nps: so.nps[k], tf: tf, n: n, i: base + int32(k), level: int32(k)})
 		}
 	}
-	return sc
+	return sh
 }
 
 // finite reports whether x is in [0, MaxFloat64].
 func finite(x float64) bool { return x >= 0 && x <= math.MaxFloat64 }
 
-// opts returns sc's options, sizes × levels (only its level when fixed),
-// in solve's order, computed once per sizeCache from the job sj it was
-// made for.
-func (sc *sizeCache) opts(sj *scaleJob) []optCache {
-	if len(sc.opt) == sc.nopt {
-		return sc.opt
+// opts returns sh's options, sizes × levels (only its level when fixed),
+// in solve's order, computed once per shape from a job sj of that shape.
+func (sh *sizeShape) opts(sj *scaleJob) []optCache {
+	if len(sh.opt) == sh.nopt {
+		return sh.opt
 	}
-	sc.opt = sc.opt[:0]
-	for i, n := range sc.n {
+	sh.opt = sh.opt[:0]
+	for i, n := range sh.n {
 		nf := float64(n)
 		for k, l := range sj.lv {
 			if sj.fixed && k != sj.level {
 				continue
 			}
 			np := nf * l.Power
-			sc.opt = append(sc.opt, optCache{size: int32(i), level: int32(k), np: np, nps: np * l.Scale})
+			sh.opt = append(sh.opt, optCache{size: int32(i), level: int32(k), np: np, nps: np * l.Scale})
 		}
 	}
-	return sc.opt
+	return sh.opt
 }
 
 // sizeOpts is one size's options over one level table, shared by every

@@ -3,6 +3,7 @@ package governor
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"drsim/powercap"
@@ -85,10 +86,11 @@ func TestDRScaleKeptPickMatchesFullWalk(t *testing.T) {
 // crossing returns a remaining work at which two of sc's candidates have
 // equal exact costs (s_a·rem + b_a = s_b·rem + b_b), or one ulp beside it.
 func crossing(rng *rand.Rand, sc *sizeCache, cur int, pause float64) (float64, bool) {
-	if len(sc.cc) < 2 {
+	cc := sc.sh.cc
+	if len(cc) < 2 {
 		return 0, false
 	}
-	a, b := &sc.cc[rng.IntN(len(sc.cc))], &sc.cc[rng.IntN(len(sc.cc))]
+	a, b := &cc[rng.IntN(len(cc))], &cc[rng.IntN(len(cc))]
 	sa, sb := a.nps*a.tf, b.nps*b.tf
 	ba, bb := 0.0, 0.0
 	if a.n != cur {
@@ -182,5 +184,52 @@ func TestDRScaleSharedSizeOptsMatchFullWalk(t *testing.T) {
 			t.Fatalf("job %d (app %d, n0 %d, cur %d): quick pick %d (%v, %v), full walk %d (%v, %v)",
 				it, app, n0, cur, quick.best, quick.pick, quick.bestW, full.best, full.pick, full.bestW)
 		}
+	}
+}
+
+// Jobs share a shape only when everything it is made from is the same: on
+// keys drawn from a small space (two applications over three tables, one
+// table under both, requested and current sizes, malleability, fixed
+// levels), through one to three entries so that keys collide, every job's
+// shape (sizes, factors, options and candidates) equals the one the plain
+// governor computes for it afresh, also when the job's slot cache found it
+// before and other jobs' shapes were computed since.
+func TestDRScaleShapesMatchFresh(t *testing.T) {
+	tabs := capTables(t, 3)
+	lvs := [][]powercap.Level{tabs[0].Levels, tabs[1].Levels, tabs[2].Levels}
+	rng := rand.New(rand.NewPCG(23, 0))
+	factor := func(app int, r float64) float64 { s := 0.1 + 0.2*float64(app); return s + (1-s)/r }
+	found := 0
+	for _, n := range []int{1, 2, 3} {
+		g := DRScale{Steps: 4, MinFrac: 0.3, Factor: factor, shapeLen: n}
+		ref := DRScale{Steps: 4, MinFrac: 0.3, Factor: factor, plain: true}
+		var runs [4]scaleJob // per slot: the run in it
+		for it := range 3000 {
+			slot := rng.IntN(len(runs))
+			sj := &runs[slot]
+			if !sj.o.ok || rng.IntN(2) == 0 { // a new run in the slot
+				app := rng.IntN(2)
+				lv := lvs[app+rng.IntN(2)] // table 1 under both applications
+				n0 := 4 + rng.IntN(2)
+				*sj = scaleJob{slot: int32(slot), app: app, lv: lv, cur: n0, n0: n0, fixed: rng.IntN(4) == 0, level: rng.IntN(len(lv))}
+				sj.o = origSize{seq: int64(it), n0: n0, malleable: rng.IntN(2) == 0, ok: true}
+			}
+			if rng.IntN(3) == 0 {
+				sj.cur = sj.n0 - rng.IntN(3) // resized
+			}
+			if sc := &g.sc; *sc != nil {
+				if c := &(*sc)[sj.slot]; c.valid && c.sh.gen == c.gen {
+					found++
+				}
+			}
+			got, want := g.sizesOf(sj).sh, ref.sizesOf(sj).sh
+			if !reflect.DeepEqual(got.n, want.n) || !reflect.DeepEqual(got.tf, want.tf) || !reflect.DeepEqual(got.cc, want.cc) ||
+				got.nopt != want.nopt || !reflect.DeepEqual(got.opts(sj), want.opts(sj)) {
+				t.Fatalf("%d entries, job slot %d app %d n0 %d cur %d mall %v fixed %v level %d: shape n %v tf %v cc %v nopt %d, want n %v tf %v cc %v nopt %d", n, sj.slot, sj.app, sj.n0, sj.cur, sj.o.malleable, sj.fixed, sj.level, got.n, got.tf, got.cc, got.nopt, want.n, want.tf, want.cc, want.nopt)
+			}
+		}
+	}
+	if found == 0 {
+		t.Error("no slot found its shape again: the test does not exercise the slot caches")
 	}
 }

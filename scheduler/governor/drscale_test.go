@@ -271,11 +271,14 @@ func TestDRScaleBestMatchesFullWalk(t *testing.T) {
 }
 
 // DR-Scale's caches (the kept picks and their ranges, the sizes' shared
-// options, the skipped SetLevel calls) change nothing: on random instances
-// (dr's randDRInstance, half the jobs malleable, a resize cost, an Amdahl
-// factor per application or a power law) every job's record equals the one the plain
-// governor gives, which picks every job's option by the full walk over
-// all its options and calls SetLevel on every job, under every policy.
+// options, the shapes shared between jobs, the skipped SetLevel calls)
+// change nothing: on random instances (dr's randDRInstance, half the jobs
+// malleable, a resize cost, an Amdahl factor per application or a power
+// law) every job's record equals the one the plain governor gives, which
+// picks every job's option by the full walk over all its options,
+// computes every job's shape afresh and calls SetLevel on every job, under
+// every policy. A third of the instances share shapes through one entry
+// and a third through three, so that keys collide.
 func TestDRScaleCachesChangeNothing(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 0))
 	shrinks := 0
@@ -296,7 +299,7 @@ func TestDRScaleCachesChangeNothing(t *testing.T) {
 		for _, pol := range []string{"fcfs", "easy", "conservative"} {
 			var recs [2]map[int64]results.Record
 			for k, plain := range []bool{false, true} {
-				g := &DRScale{Malleable: func(id int64) bool { return id%2 == 0 }, ResizeCost: cost, plain: plain, Factor: factor}
+				g := &DRScale{Malleable: func(id int64) bool { return id%2 == 0 }, ResizeCost: cost, plain: plain, Factor: factor, shapeLen: []int{0, 1, 3}[it%3]}
 				recs[k] = energyRecords(t, it, pol, procs, tabs, lim, g, jobs)
 				if k == 0 {
 					shrinks += g.Shrinks
