@@ -120,6 +120,20 @@ func (n *Network) solve(comp []int64, rates []float64, track bool) {
 		// of the component is in the solve, so once all of them are frozen
 		// no level walk reads the link again, and the next solve sets it
 		// afresh. No branch on the sum, then.
+		if !nan {
+			// On finite links, rem − c·lv is never NaN nor −0 (rem ≥ +0,
+			// c·lv ≥ +0, and x − x is +0), so max(v, 0) is a compare.
+			for i, l := range j.shared {
+				c, p := j.coef[i], &lk[l]
+				rem, sum := p.rem-c*lv, p.lsum-c
+				if rem < 0 {
+					rem = 0
+				}
+				p.rem, p.lsum = rem, sum
+				lvl[l] = rem / sum
+			}
+			continue
+		}
 		for i, l := range j.shared {
 			c, p := j.coef[i], &lk[l]
 			rem, sum := max(p.rem-c*lv, 0), p.lsum-c
