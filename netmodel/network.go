@@ -300,12 +300,13 @@ func (n *Network) insert(k int32) []int32 {
 	// classify(j) in the same pass: a link is shared once k joins it iff
 	// another job was on it.
 	j.shared, j.coef, j.priv, j.dirty = j.shared[:0], j.coef[:0], math.Inf(1), false
+	loads := j.load[:len(j.links)] // one bounds check, not one per link
 	for i, l := range j.links {
 		lj := n.linkJobs[l]
 		if len(lj) == 1 {
 			n.nowShared(lj[0], l)
 		}
-		load := j.load[i]
+		load := loads[i]
 		if len(lj) > 0 {
 			j.shared = append(j.shared, l)
 			j.coef = append(j.coef, load)
@@ -336,6 +337,7 @@ func (n *Network) Remove(job int32) []int32 {
 	delete(n.idx, job)
 	n.free = append(n.free, k)
 	j := &n.jobs[k]
+	loads := j.load[:len(j.links)]
 	for i, l := range j.links {
 		// Swap-delete k's entry, found by a scan: a link's list is short
 		// (2.5 jobs on the average shared link of an HPC2N replay), and
@@ -350,7 +352,7 @@ func (n *Network) Remove(job int32) []int32 {
 		lj[p] = lj[last]
 		lj = lj[:last]
 		n.linkJobs[l] = lj
-		n.links[l].load -= j.load[i]
+		n.links[l].load -= loads[i]
 		if len(lj) == 1 {
 			n.nowPrivate(lj[0], l)
 		}
@@ -371,11 +373,12 @@ func (n *Network) Remove(job int32) []int32 {
 func (n *Network) classify(j *netJob) {
 	j.shared, j.coef = j.shared[:0], j.coef[:0]
 	j.priv = math.Inf(1)
+	loads := j.load[:len(j.links)]
 	for i, l := range j.links {
 		if len(n.linkJobs[l]) > 1 {
 			j.shared = append(j.shared, l)
-			j.coef = append(j.coef, j.load[i])
-		} else if v := n.links[l].bw / j.load[i]; v < j.priv { // math.Min of positive values
+			j.coef = append(j.coef, loads[i])
+		} else if v := n.links[l].bw / loads[i]; v < j.priv { // math.Min of positive values
 			j.priv = v
 		}
 	}
