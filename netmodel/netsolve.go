@@ -20,7 +20,7 @@ type netLink struct {
 // returns the ids of the jobs whose share changed. With track, the solve
 // also finds how the jobs fall into connected pieces (split reads them).
 func (n *Network) recompute(comp []int64, track bool) []int32 {
-	rates := resize(n.rates, len(comp))
+	rates := resize(n.rates, len(comp))[:len(comp)] // (the bound is known: no checks below)
 	n.solve(comp, rates, track)
 	n.rates = rates
 	changed := n.changed[:0]
@@ -120,8 +120,23 @@ func (n *Network) solve(comp []int64, rates []float64, track bool) {
 		// of the component is in the solve, so once all of them are frozen
 		// no level walk reads the link again, and the next solve sets it
 		// afresh. No branch on the sum, then.
+		coef := j.coef[:len(j.shared)] // one bounds check, not one per link
+		if !nan {
+			// On finite links, rem − c·lv is never NaN nor −0 (rem ≥ +0,
+			// c·lv ≥ +0, and x − x is +0), so max(v, 0) is a compare.
+			for i, l := range j.shared {
+				c, p := coef[i], &lk[l]
+				rem, sum := p.rem-c*lv, p.lsum-c
+				if rem < 0 {
+					rem = 0
+				}
+				p.rem, p.lsum = rem, sum
+				lvl[l] = rem / sum
+			}
+			continue
+		}
 		for i, l := range j.shared {
-			c, p := j.coef[i], &lk[l]
+			c, p := coef[i], &lk[l]
 			rem, sum := max(p.rem-c*lv, 0), p.lsum-c
 			p.rem, p.lsum = rem, sum
 			lvl[l] = rem / sum

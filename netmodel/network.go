@@ -117,7 +117,7 @@ type Network struct {
 	links    []netLink   // per link: capacity, load and the solve's state
 	lvl      []float64   // per link: the solve's level rem/lsum (valid as links[l].rem)
 	linkJobs [][]linkUse // per link: the jobs with a flow on it, in no particular order
-	count    []int32     // scratch: flows per link while adding a job
+	count    []int32     // scratch: flows per topology link while adding a job
 	cache    []routeEntry
 
 	// components (netcomp.go): members of each, id<<32 | index sorted
@@ -161,7 +161,7 @@ func NewNetwork(t *Topology) *Network {
 	for _, l := range t.links {
 		finite = finite && !math.IsInf(l.BW, 0) && !math.IsNaN(l.BW)
 	}
-	return &Network{t: t, idx: map[int32]int32{}, dense: dense, cache: make([]routeEntry, routeCacheSize), finite: finite}
+	return &Network{t: t, idx: map[int32]int32{}, dense: dense, count: make([]int32, len(t.links)), cache: make([]routeEntry, routeCacheSize), finite: finite}
 }
 
 // denseOf returns the dense number of topology link l, numbering it on
@@ -175,7 +175,6 @@ func (n *Network) denseOf(l int32) int32 {
 	n.links = append(n.links, netLink{bw: n.t.links[l].BW})
 	n.lvl = append(n.lvl, 0)
 	n.linkJobs = append(n.linkJobs, nil)
-	n.count = append(n.count, 0)
 	return d
 }
 
@@ -247,29 +246,33 @@ func (n *Network) Add(job int32, flows []Flow) ([]int32, error) {
 	}
 	k := n.alloc(job)
 	j := &n.jobs[k]
+	// j.links collects topology links first, counted by topology link,
+	// and is numbered densely at the end (in the same order, so links are
+	// numbered as when each step was numbered as it came).
 	for _, f := range flows {
 		if f.Src < 0 || f.Src >= n.t.nodes || f.Dst < 0 || f.Dst >= n.t.nodes {
-			for _, l := range j.links {
-				n.count[l] = 0
+			for _, gl := range j.links {
+				n.count[gl] = 0
 			}
 			n.free = append(n.free, k)
 			return nil, fmt.Errorf("netmodel: job %d flow %d→%d: node out of range [0,%d)", job, f.Src, f.Dst, n.t.nodes)
 		}
 		n.route = n.t.Route(f.Src, f.Dst, n.route[:0])
 		for _, gl := range n.route {
-			l := n.denseOf(gl)
-			if n.count[l] == 0 {
-				j.links = append(j.links, l)
+			if n.count[gl] == 0 {
+				j.links = append(j.links, gl)
 			}
-			n.count[l]++
+			n.count[gl]++
 		}
 	}
 	// The order of links does not matter: the solver takes minima (exact in
 	// any order) and sums integer loads (exact in any order).
-	for _, l := range j.links {
-		load := float64(n.count[l])
+	for i, gl := range j.links {
+		load := float64(n.count[gl])
+		n.count[gl] = 0
+		l := n.denseOf(gl)
+		j.links[i] = l
 		j.load = append(j.load, load)
-		n.count[l] = 0
 		j.alone = min(j.alone, n.links[l].bw/load) // builtin min: math.Min's rules, inlined
 	}
 	return n.insert(k), nil
@@ -297,12 +300,13 @@ func (n *Network) insert(k int32) []int32 {
 	// classify(j) in the same pass: a link is shared once k joins it iff
 	// another job was on it.
 	j.shared, j.coef, j.priv, j.dirty = j.shared[:0], j.coef[:0], math.Inf(1), false
+	loads := j.load[:len(j.links)] // one bounds check, not one per link
 	for i, l := range j.links {
 		lj := n.linkJobs[l]
 		if len(lj) == 1 {
 			n.nowShared(lj[0], l)
 		}
-		load := j.load[i]
+		load := loads[i]
 		if len(lj) > 0 {
 			j.shared = append(j.shared, l)
 			j.coef = append(j.coef, load)
@@ -333,6 +337,7 @@ func (n *Network) Remove(job int32) []int32 {
 	delete(n.idx, job)
 	n.free = append(n.free, k)
 	j := &n.jobs[k]
+	loads := j.load[:len(j.links)]
 	for i, l := range j.links {
 		// Swap-delete k's entry, found by a scan: a link's list is short
 		// (2.5 jobs on the average shared link of an HPC2N replay), and
@@ -347,7 +352,7 @@ func (n *Network) Remove(job int32) []int32 {
 		lj[p] = lj[last]
 		lj = lj[:last]
 		n.linkJobs[l] = lj
-		n.links[l].load -= j.load[i]
+		n.links[l].load -= loads[i]
 		if len(lj) == 1 {
 			n.nowPrivate(lj[0], l)
 		}
@@ -368,11 +373,12 @@ func (n *Network) Remove(job int32) []int32 {
 func (n *Network) classify(j *netJob) {
 	j.shared, j.coef = j.shared[:0], j.coef[:0]
 	j.priv = math.Inf(1)
+	loads := j.load[:len(j.links)]
 	for i, l := range j.links {
 		if len(n.linkJobs[l]) > 1 {
 			j.shared = append(j.shared, l)
-			j.coef = append(j.coef, j.load[i])
-		} else if v := n.links[l].bw / j.load[i]; v < j.priv { // math.Min of positive values
+			j.coef = append(j.coef, loads[i])
+		} else if v := n.links[l].bw / loads[i]; v < j.priv { // math.Min of positive values
 			j.priv = v
 		}
 	}

@@ -143,11 +143,13 @@ func (s *torus) hops(a, b int32) int {
 
 func (s *torus) path(a, b int32) (int, float64) {
 	ca, cb := s.coords(a, b)
+	dims := s.dims
+	ca, cb, bws := ca[:len(dims)], cb[:len(dims)], s.bw[:len(dims)] // one bounds check each, not one per dimension
 	h, bw := int32(0), s.nodeBW
-	for i, d := range s.dims {
+	for i, d := range dims {
 		if k := ringDist(ca[i], cb[i], d); k > 0 {
 			h += k
-			if b := s.bw[i]; b < bw { // math.Min of positive bandwidths, without the call
+			if b := bws[i]; b < bw { // math.Min of positive bandwidths, without the call
 				bw = b
 			}
 		}
@@ -158,24 +160,30 @@ func (s *torus) path(a, b int32) (int, float64) {
 func (s *torus) route(a, b int32, dst []int32) []int32 {
 	dst = append(dst, 2*a)
 	ca, cb := s.coords(a, b)
+	dims := s.dims
+	ca, cb, strideD := ca[:len(dims)], cb[:len(dims)], s.strideD[:len(dims)]
 	rd := s.rbase[a] // the current router r times D
-	for i, d := range s.dims {
-		c := ca[i]
-		k := ringDelta(c, cb[i], d)
-		dir, step := int32(0), int32(1)
-		if k < 0 {
-			dir, step, k = 1, -1, -k
-		}
+	for i, d := range dims {
+		// Router r's link out along dimension i in direction dir (0: +,
+		// 1: −) is linkOff + (r·D + i)·2 + dir; the walk keeps r·D in rd
+		// and steps it by the dimension's stride, wrapping at the ends.
+		c, k, sd := ca[i], ringDelta(ca[i], cb[i], d), strideD[i]
+		link := s.linkOff + int32(i)*2
 		for ; k > 0; k-- {
-			dst = append(dst, s.linkOff+(rd+int32(i))*2+dir)
-			nc := c + step
-			if nc == d {
-				nc = 0
-			} else if nc < 0 {
-				nc = d - 1
+			dst = append(dst, link+rd*2)
+			if c++; c == d {
+				c, rd = 0, rd-(d-1)*sd
+			} else {
+				rd += sd
 			}
-			rd += (nc - c) * s.strideD[i]
-			c = nc
+		}
+		for link++; k < 0; k++ {
+			dst = append(dst, link+rd*2)
+			if c == 0 {
+				c, rd = d-1, rd+(d-1)*sd
+			} else {
+				c, rd = c-1, rd-sd
+			}
 		}
 	}
 	return append(dst, 2*b+1)
