@@ -29,6 +29,8 @@ type lpBound struct {
 	maxEff  float64
 	absG    float64
 	log2N   int
+	sorter  descSorter
+	sorted  []lpInc // scratch: incs permuted
 }
 
 type lpNode struct{ w, g float64 }
@@ -47,6 +49,7 @@ type lpInc struct {
 func (b *lpBound) build(s *MCKP, classes [][]Option, sel, start []int32) {
 	b.incs = b.incs[:0]
 	b.baseC, b.maxEff, b.absG = 0, 0, 0
+	distinct := true
 	for j, opts := range classes {
 		act := sel[start[j]:start[j+1]]
 		if len(act) == 0 {
@@ -56,17 +59,37 @@ func (b *lpBound) build(s *MCKP, classes [][]Option, sel, start []int32) {
 		b.baseC += opts[act[0]].Cost
 		h := mckpHull(act, opts, s.tmpIdx[:0])
 		s.tmpIdx = h
+		prev := math.Inf(1)
 		for i := 1; i < len(h); i++ {
 			a, c := opts[h[i-1]], opts[h[i]]
 			dw, g := c.Weight-a.Weight, a.Cost-c.Cost
+			if !(g/dw < prev) && !(i == 1 && g/dw == prev) {
+				distinct = false // equal or NaN efficiencies in one class (rounding)
+			}
+			prev = g / dw
 			b.incs = append(b.incs, lpInc{eff: g / dw, dw: dw, gain: g, class: int32(j)})
 			b.maxEff = max(b.maxEff, g/dw)
 			b.absG += g
 		}
 	}
-	slices.SortFunc(b.incs, func(x, y lpInc) int { // (eff, class) is unique
-		return descending(x.eff, y.eff, x.class, y.class)
-	})
+	if distinct {
+		// (eff, class) is unique and class grows with the position: the
+		// packed sort gives the order of descending below.
+		b.sorter.keys = mckpResize(b.sorter.keys, len(b.incs))
+		for i, in := range b.incs {
+			b.sorter.keys[i] = in.eff
+		}
+		perm := b.sorter.sort()
+		b.sorted = mckpResize(b.sorted, len(b.incs))
+		for r, i := range perm {
+			b.sorted[r] = b.incs[i]
+		}
+		b.incs, b.sorted = b.sorted, b.incs
+	} else {
+		slices.SortFunc(b.incs, func(x, y lpInc) int {
+			return descending(x.eff, y.eff, x.class, y.class)
+		})
+	}
 	n := len(b.incs)
 	b.tree = mckpResize(b.tree, n+1)
 	b.total = b.baseC
