@@ -121,6 +121,7 @@ type MCKP struct {
 	proven           float64 // a lower bound on the optimum: L0, or above a target that found nothing
 	heavy            bool    // order: the classes of widest cost span first (second search)
 	lpb              lpBound
+	sorter           descSorter // order's sort
 	slackLP          float64
 	work             int // partial-solution extensions tried in this Solve
 

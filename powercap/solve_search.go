@@ -166,9 +166,18 @@ func (s *MCKP) order(classes [][]Option) {
 			s.ord = append(s.ord, int32(j))
 		}
 	}
-	slices.SortFunc(s.ord[n:], func(a, b int32) int {
-		return descending(s.key[a], s.key[b], a, b)
-	})
+	// The classes after n are in index order, so the packed sort's ties by
+	// position are descending's ties by index.
+	rest := s.ord[n:]
+	s.sorter.keys = mckpResize(s.sorter.keys, len(rest))
+	for i, j := range rest {
+		s.sorter.keys[i] = s.key[j]
+	}
+	perm := s.sorter.sort()
+	s.tmpIdx = append(s.tmpIdx[:0], rest...)
+	for r, i := range perm {
+		rest[r] = s.tmpIdx[i]
+	}
 }
 
 // suffixes fills the suffix sums over processing positions that the search
