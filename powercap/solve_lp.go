@@ -30,7 +30,8 @@ type lpBound struct {
 	absG    float64
 	log2N   int
 	sorter  descSorter
-	sorted  []lpInc // scratch: incs permuted
+	sorted  []lpInc   // scratch: incs permuted
+	last    lpDescent // value's last descent, valid until the trees change
 }
 
 type lpNode struct{ w, g float64 }
@@ -137,6 +138,7 @@ func descending(ka, kb float64, ia, ib int32) int {
 
 // reset puts every class back into the bound (linear-time tree build).
 func (b *lpBound) reset() {
+	b.forget()
 	b.baseC = b.total
 	b.tree[0] = lpNode{}
 	for r, in := range b.incs {
@@ -176,6 +178,7 @@ func (b *lpBound) add(r int, dw, g float64) {
 
 // remove takes class j (whose lightest option costs c0) out of the bound.
 func (b *lpBound) remove(j int32, c0 float64) {
+	b.forget()
 	b.baseC -= c0
 	for _, r := range b.byClass[b.start[j]:b.start[j+1]] {
 		b.add(int(r), -b.incs[r].dw, -b.incs[r].gain)
@@ -183,19 +186,49 @@ func (b *lpBound) remove(j int32, c0 float64) {
 }
 
 // value returns φ for free capacity free ≥ 0 above the lightest weights.
+//
+// The descent's result depends on free only through its comparisons: the
+// partial sums it stepped to are ≤ free, and those it did not step to are
+// > free. So while the trees stay as they are, any free in [lo, hi) (the
+// largest of the former, the smallest of the latter) ends where the last
+// descent ended, with the same sums, and value skips the descent. The
+// search asks for nearby free capacities in a row.
 func (b *lpBound) value(free float64) float64 {
 	n := len(b.tree) - 1
-	pos, sumW, sumG := 0, 0.0, 0.0
-	for bit := 1 << (b.log2N - 1); bit > 0; bit >>= 1 {
-		if next := pos + bit; next <= n && sumW+b.tree[next].w <= free {
-			pos = next
-			sumW += b.tree[next].w
-			sumG += b.tree[next].g
+	d := &b.last
+	if !(d.lo <= free && free < d.hi) {
+		pos, sumW, sumG := 0, 0.0, 0.0
+		lo, hi := math.Inf(-1), math.Inf(1)
+		for bit := 1 << (b.log2N - 1); bit > 0; bit >>= 1 {
+			next := pos + bit
+			if next > n {
+				continue
+			}
+			if t := sumW + b.tree[next].w; t <= free {
+				pos = next
+				sumW = t
+				sumG += b.tree[next].g
+				lo = max(lo, t)
+			} else {
+				hi = min(hi, t) // NaN if t is: then nothing is in [lo, hi)
+			}
 		}
+		*d = lpDescent{lo: lo, hi: hi, pos: pos, sumW: sumW, sumG: sumG}
 	}
-	v := b.baseC - sumG
-	if pos < n {
-		v -= b.incs[pos].eff * (free - sumW)
+	v := b.baseC - d.sumG
+	if d.pos < n {
+		v -= b.incs[d.pos].eff * (free - d.sumW)
 	}
 	return v
 }
+
+// lpDescent is the result of value's last descent: where it ended (pos and
+// the sums on the way) and the free capacities [lo, hi) that end there.
+type lpDescent struct {
+	lo, hi     float64
+	pos        int
+	sumW, sumG float64
+}
+
+// forget empties the descent cache: the trees changed.
+func (b *lpBound) forget() { b.last = lpDescent{lo: math.Inf(1), hi: math.Inf(-1)} }
