@@ -8,16 +8,22 @@ import (
 
 // descSorter sorts positions by a float key, largest first, ties by
 // position ascending (the order descending gives when the tie index grows
-// with the position). It packs each key's order-preserving bits, its low
-// bits replaced by the position, into one uint64 and sorts those as plain
-// integers (no comparison callback), then repairs with an insertion pass
+// with the position), without a comparison callback. Long inputs go
+// through a stable radix sort of the keys' order-preserving bits, a byte
+// at a time from the lowest, skipping the bytes all keys share. Short ones
+// pack each key's bits, its low bits replaced by the position, into one
+// uint64, sort those as plain integers, and repair with an insertion pass
 // the few neighbours whose keys differ only in the replaced bits. Keys
 // must not be NaN.
 type descSorter struct {
-	keys   []float64
-	packed []uint64
-	perm   []int32
+	keys            []float64
+	packed, packed2 []uint64
+	perm, perm2     []int32
+	count           [8][256]int32
 }
+
+// radixMin is the length from which descSorter sorts by radix.
+const radixMin = 96
 
 // sort returns the permutation of positions 0..len(s.keys)-1 in
 // (key descending, position ascending) order, in s.perm.
@@ -26,6 +32,9 @@ func (s *descSorter) sort() []int32 {
 	s.perm = mckpResize(s.perm, n)
 	if n == 0 {
 		return s.perm
+	}
+	if n >= radixMin {
+		return s.radix()
 	}
 	s.packed = mckpResize(s.packed, n)
 	mask := uint64(1)<<bits.Len(uint(n-1)) - 1
@@ -47,6 +56,44 @@ func (s *descSorter) sort() []int32 {
 		}
 	}
 	return perm
+}
+
+// radix is sort's stable least-significant-byte-first radix sort.
+func (s *descSorter) radix() []int32 {
+	n := len(s.keys)
+	s.packed, s.packed2 = mckpResize(s.packed, n), mckpResize(s.packed2, n)
+	s.perm2 = mckpResize(s.perm2, n)
+	cnt := &s.count
+	*cnt = [8][256]int32{}
+	for i, k := range s.keys {
+		b := descBits(k)
+		s.packed[i] = b
+		s.perm[i] = int32(i)
+		for d := range 8 {
+			cnt[d][byte(b>>(8*d))]++
+		}
+	}
+	srcK, dstK, srcI, dstI := s.packed, s.packed2, s.perm, s.perm2
+	for d := range 8 {
+		c := &cnt[d]
+		shift := uint(8 * d)
+		if c[byte(srcK[0]>>shift)] == int32(n) {
+			continue // every key has this byte
+		}
+		sum := int32(0)
+		for x := range c {
+			c[x], sum = sum, sum+c[x]
+		}
+		for i, b := range srcK {
+			x := byte(b >> shift)
+			o := c[x]
+			c[x]++
+			dstK[o], dstI[o] = b, srcI[i]
+		}
+		srcK, dstK, srcI, dstI = dstK, srcK, dstI, srcI
+	}
+	s.packed, s.packed2, s.perm, s.perm2 = srcK, dstK, srcI, dstI
+	return s.perm
 }
 
 // descBits maps x to a uint64 that orders as x does, reversed: larger x,
