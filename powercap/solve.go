@@ -111,7 +111,7 @@ type MCKP struct {
 	trace            []mckpStep
 	tmpIdx           []int32
 	pick             []int32   // scratch: a full choice being checked
-	hull, hullStart  []int32   // probe: every class's hull
+	hull, hullStart  []int32   // every class's hull of its undominated options (relax)
 	pincs, scratch   []mckpInc // probe: the increments of the classes but the giant
 	noProbe          bool      // tests: no probe (the reference it is compared with)
 	lambda, best     float64
@@ -257,7 +257,7 @@ func (s *MCKP) rounds(classes [][]Option) (choice []int, cost float64, ok, done 
 			if s.heavy {
 				s.lpSel, s.lpStart = s.active, s.actStart
 			}
-			s.lpb.build(s, classes, s.lpSel, s.lpStart)
+			s.lpb.build(s, classes, s.lpSel, s.lpStart, !s.heavy)
 			s.slackLP = s.slackC + 4*float64(len(classes)+len(s.lpb.incs)+2)*0x1p-52*(s.lpb.absG+math.Abs(s.lpb.baseC)) +
 				s.lpb.maxEff*s.slackW*(1+float64(len(s.lpb.incs))/float64(len(classes)+2))
 			s.lpBuilt = true
@@ -365,9 +365,12 @@ func mckpSortByWeight(idx []int32, opts []Option) {
 }
 
 // relax solves the LP relaxation by the greedy rule and sets s.lambda to
-// its critical efficiency (the capacity's Lagrange multiplier).
+// its critical efficiency (the capacity's Lagrange multiplier). It keeps
+// every class's hull in s.hull for incumbent, probe and lpBound.build.
 func (s *MCKP) relax(classes [][]Option) {
 	s.incs = s.incs[:0]
+	s.hull = s.hull[:0]
+	s.hullStart = mckpResize(s.hullStart, len(classes)+1)
 	free := s.capacity
 	for j, opts := range classes {
 		free -= s.minW[j]
@@ -378,7 +381,10 @@ func (s *MCKP) relax(classes [][]Option) {
 			s.incs = append(s.incs, mckpInc{eff: (a.Cost - b.Cost) / dw, dw: dw})
 		}
 		s.tmpIdx = h
+		s.hullStart[j] = int32(len(s.hull))
+		s.hull = append(s.hull, h...)
 	}
+	s.hullStart[len(classes)] = int32(len(s.hull))
 	s.lambda = criticalEfficiency(s.incs, free)
 }
 

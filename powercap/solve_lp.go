@@ -43,11 +43,12 @@ type lpInc struct {
 
 // build collects the hull increments of every class's options in sel
 // (class j's are sel[start[j]:start[j+1]], weight ascending: the
-// undominated or the active ones), from s.relax's hull rule, sorts them by
+// undominated or the active ones; with undom, their hulls are relax's),
+// from s.relax's hull rule, sorts them by
 // efficiency descending (ties by class, then weight) and groups their ranks
 // by class; reset fills the trees. A class without options makes φ
 // infinite.
-func (b *lpBound) build(s *MCKP, classes [][]Option, sel, start []int32) {
+func (b *lpBound) build(s *MCKP, classes [][]Option, sel, start []int32, undom bool) {
 	b.incs = b.incs[:0]
 	b.baseC, b.maxEff, b.absG = 0, 0, 0
 	distinct := true
@@ -58,8 +59,13 @@ func (b *lpBound) build(s *MCKP, classes [][]Option, sel, start []int32) {
 			continue
 		}
 		b.baseC += opts[act[0]].Cost
-		h := mckpHull(act, opts, s.tmpIdx[:0])
-		s.tmpIdx = h
+		var h []int32
+		if undom {
+			h = s.hull[s.hullStart[j]:s.hullStart[j+1]]
+		} else {
+			h = mckpHull(act, opts, s.tmpIdx[:0])
+			s.tmpIdx = h
+		}
 		prev := math.Inf(1)
 		for i := 1; i < len(h); i++ {
 			a, c := opts[h[i-1]], opts[h[i]]

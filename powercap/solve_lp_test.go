@@ -51,7 +51,7 @@ func TestLPValueCacheMatchesDescent(t *testing.T) {
 			t.Fatal("reduce")
 		}
 		b := &s.lpb
-		b.build(&s, classes, s.undom, s.undomStart)
+		b.build(&s, classes, s.undom, s.undomStart, false)
 		b.reset()
 		total := 0.0
 		for _, in := range b.incs {
