@@ -214,9 +214,11 @@ func (b *lpBound) value(free float64) float64 {
 				pos = next
 				sumW = t
 				sumG += b.tree[next].g
-				lo = max(lo, t)
-			} else {
-				hi = min(hi, t) // NaN if t is: then nothing is in [lo, hi)
+				if t > lo {
+					lo = t
+				}
+			} else if !(t >= hi) {
+				hi = t // NaN if t is: then nothing is in [lo, hi)
 			}
 		}
 		*d = lpDescent{lo: lo, hi: hi, pos: pos, sumW: sumW, sumG: sumG}

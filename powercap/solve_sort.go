@@ -9,17 +9,17 @@ import (
 // descSorter sorts positions by a float key, largest first, ties by
 // position ascending (the order descending gives when the tie index grows
 // with the position), without a comparison callback. Long inputs go
-// through a stable radix sort of the keys' order-preserving bits, a byte
-// at a time from the lowest, skipping the bytes all keys share. Short ones
-// pack each key's bits, its low bits replaced by the position, into one
-// uint64, sort those as plain integers, and repair with an insertion pass
-// the few neighbours whose keys differ only in the replaced bits. Keys
-// must not be NaN.
+// through a stable radix sort of the top 32 of the keys' order-preserving
+// bits, a byte at a time from the lowest, skipping the bytes all keys
+// share. Short ones pack each key's bits, its low bits replaced by the
+// position, into one uint64 and sort those as plain integers. Either way
+// an insertion pass then repairs the few neighbours whose keys differ only
+// in the bits not sorted on. Keys must not be NaN.
 type descSorter struct {
 	keys            []float64
 	packed, packed2 []uint64
 	perm, perm2     []int32
-	count           [8][256]int32
+	count           [4][256]int32 // radix: per top byte of the keys, the count of each value
 }
 
 // radixMin is the length from which descSorter sorts by radix.
@@ -45,8 +45,15 @@ func (s *descSorter) sort() []int32 {
 	for r, p := range s.packed {
 		s.perm[r] = int32(p & mask)
 	}
+	s.repair()
+	return s.perm
+}
+
+// repair finishes s.perm, sorted but for neighbours whose keys share the
+// bits sorted on, with an insertion pass.
+func (s *descSorter) repair() {
 	keys, perm := s.keys, s.perm
-	for r := 1; r < n; r++ {
+	for r := 1; r < len(perm); r++ {
 		for q := r; q > 0; q-- {
 			a, b := perm[q], perm[q-1]
 			if !(keys[a] > keys[b] || (keys[a] == keys[b] && a < b)) {
@@ -55,7 +62,6 @@ func (s *descSorter) sort() []int32 {
 			perm[q], perm[q-1] = b, a
 		}
 	}
-	return perm
 }
 
 // radix is sort's stable least-significant-byte-first radix sort.
@@ -64,18 +70,18 @@ func (s *descSorter) radix() []int32 {
 	s.packed, s.packed2 = mckpResize(s.packed, n), mckpResize(s.packed2, n)
 	s.perm2 = mckpResize(s.perm2, n)
 	cnt := &s.count
-	*cnt = [8][256]int32{}
+	*cnt = [4][256]int32{}
 	for i, k := range s.keys {
 		b := descBits(k)
 		s.packed[i] = b
 		s.perm[i] = int32(i)
-		for d := range 8 {
-			cnt[d][byte(b>>(8*d))]++
+		for d := 4; d < 8; d++ {
+			cnt[d-4][byte(b>>(8*d))]++
 		}
 	}
 	srcK, dstK, srcI, dstI := s.packed, s.packed2, s.perm, s.perm2
-	for d := range 8 {
-		c := &cnt[d]
+	for d := 4; d < 8; d++ {
+		c := &cnt[d-4]
 		shift := uint(8 * d)
 		if c[byte(srcK[0]>>shift)] == int32(n) {
 			continue // every key has this byte
@@ -93,6 +99,7 @@ func (s *descSorter) radix() []int32 {
 		srcK, dstK, srcI, dstI = dstK, srcK, dstI, srcI
 	}
 	s.packed, s.packed2, s.perm, s.perm2 = srcK, dstK, srcI, dstI
+	s.repair()
 	return s.perm
 }
 
