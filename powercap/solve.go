@@ -358,6 +358,9 @@ func mckpSortByWeight(idx []int32, opts []Option) {
 		return a < b
 	}
 	for i := 1; i < len(idx); i++ {
+		if opts[idx[i]].Weight > opts[idx[i-1]].Weight {
+			continue // in order (options usually come weight ascending)
+		}
 		for j := i; j > 0 && less(idx[j], idx[j-1]); j-- {
 			idx[j], idx[j-1] = idx[j-1], idx[j]
 		}
@@ -436,7 +439,11 @@ func mckpMedian3(a, b, c float64) float64 {
 	return math.Max(a, b)
 }
 
-func isFiniteF(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+// isFiniteF reports whether x is neither NaN nor infinite: its exponent
+// bits are not all ones.
+func isFiniteF(x float64) bool {
+	return math.Float64bits(x)&0x7ff0_0000_0000_0000 != 0x7ff0_0000_0000_0000
+}
 
 func mckpResize[T any](b []T, n int) []T {
 	if cap(b) < n {
