@@ -87,8 +87,21 @@ func (s *MCKP) expand(opts []Option, q int) {
 				continue
 			}
 			free := capacity - w - sufA
-			if (heavy && free < -slackW) || c+lpb.value(free) > limC-slackC+slackLP {
-				continue // no completion within the active options fits, or none is cheap enough
+			if heavy && free < -slackW {
+				continue // no completion within the active options fits
+			}
+			// lpb.value(free), inlined: the call is made only on a miss of
+			// its cache, so the loop's values stay in registers otherwise.
+			d := &lpb.last
+			if !(d.lo <= free && free < d.hi) {
+				lpb.descend(free)
+			}
+			phi := lpb.baseC - d.sumG
+			if d.pos < len(lpb.tree)-1 {
+				phi -= lpb.incs[d.pos].eff * (free - d.sumW)
+			}
+			if c+phi > limC-slackC+slackLP {
+				continue // no completion is cheap enough
 			}
 			// complete, inlined: limC changes only when the incumbent does.
 			if (w+lpW <= room && c+lpC < best) || (w+incW <= room && c+incC < best) {

@@ -200,9 +200,22 @@ func (b *lpBound) remove(j int32, c0 float64) {
 // descent ended, with the same sums, and value skips the descent. The
 // search asks for nearby free capacities in a row.
 func (b *lpBound) value(free float64) float64 {
-	n := len(b.tree) - 1
 	d := &b.last
 	if !(d.lo <= free && free < d.hi) {
+		b.descend(free)
+	}
+	v := b.baseC - d.sumG
+	if d.pos < len(b.tree)-1 {
+		v -= b.incs[d.pos].eff * (free - d.sumW)
+	}
+	return v
+}
+
+// descend is value's descent from the root; it sets b.last.
+func (b *lpBound) descend(free float64) {
+	n := len(b.tree) - 1
+	d := &b.last
+	{
 		pos, sumW, sumG := 0, 0.0, 0.0
 		lo, hi := math.Inf(-1), math.Inf(1)
 		for bit := 1 << (b.log2N - 1); bit > 0; bit >>= 1 {
@@ -223,11 +236,6 @@ func (b *lpBound) value(free float64) float64 {
 		}
 		*d = lpDescent{lo: lo, hi: hi, pos: pos, sumW: sumW, sumG: sumG}
 	}
-	v := b.baseC - d.sumG
-	if d.pos < n {
-		v -= b.incs[d.pos].eff * (free - d.sumW)
-	}
-	return v
 }
 
 // lpDescent is the result of value's last descent: where it ended (pos and
