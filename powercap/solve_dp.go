@@ -90,17 +90,13 @@ func (s *MCKP) expand(opts []Option, q int) {
 			if heavy && free < -slackW {
 				continue // no completion within the active options fits
 			}
-			// lpb.value(free), inlined: the call is made only on a miss of
-			// its cache, so the loop's values stay in registers otherwise.
-			d := &lpb.last
-			if !(d.lo <= free && free < d.hi) {
+			// lpb.value(free), spelt out so that holds and at inline: a
+			// call is made only on a miss of its cache, so the loop's
+			// values stay in registers otherwise.
+			if !lpb.last.holds(free) {
 				lpb.descend(free)
 			}
-			phi := lpb.baseC - d.sumG
-			if d.pos < len(lpb.tree)-1 {
-				phi -= lpb.incs[d.pos].eff * (free - d.sumW)
-			}
-			if c+phi > limC-slackC+slackLP {
+			if c+lpb.at(free) > limC-slackC+slackLP {
 				continue // no completion is cheap enough
 			}
 			// complete, inlined: limC changes only when the incumbent does.

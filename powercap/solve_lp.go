@@ -200,10 +200,18 @@ func (b *lpBound) remove(j int32, c0 float64) {
 // descent ended, with the same sums, and value skips the descent. The
 // search asks for nearby free capacities in a row.
 func (b *lpBound) value(free float64) float64 {
-	d := &b.last
-	if !(d.lo <= free && free < d.hi) {
+	if !b.last.holds(free) {
 		b.descend(free)
 	}
+	return b.at(free)
+}
+
+// holds reports whether the descent d ends where one for free would.
+func (d *lpDescent) holds(free float64) bool { return d.lo <= free && free < d.hi }
+
+// at returns φ(free) from the last descent, which must hold for free.
+func (b *lpBound) at(free float64) float64 {
+	d := &b.last
 	v := b.baseC - d.sumG
 	if d.pos < len(b.tree)-1 {
 		v -= b.incs[d.pos].eff * (free - d.sumW)
