@@ -111,7 +111,7 @@ type MCKP struct {
 	trace            []mckpStep
 	tmpIdx           []int32
 	pick             []int32   // scratch: a full choice being checked
-	hull, hullStart  []int32   // probe: every class's hull
+	hull, hullStart  []int32   // every class's hull of its undominated options (relax)
 	pincs, scratch   []mckpInc // probe: the increments of the classes but the giant
 	noProbe          bool      // tests: no probe (the reference it is compared with)
 	lambda, best     float64
@@ -121,6 +121,7 @@ type MCKP struct {
 	proven           float64 // a lower bound on the optimum: L0, or above a target that found nothing
 	heavy            bool    // order: the classes of widest cost span first (second search)
 	lpb              lpBound
+	sorter           descSorter // order's sort
 	slackLP          float64
 	work             int // partial-solution extensions tried in this Solve
 
@@ -256,7 +257,7 @@ func (s *MCKP) rounds(classes [][]Option) (choice []int, cost float64, ok, done 
 			if s.heavy {
 				s.lpSel, s.lpStart = s.active, s.actStart
 			}
-			s.lpb.build(s, classes, s.lpSel, s.lpStart)
+			s.lpb.build(s, classes, s.lpSel, s.lpStart, !s.heavy)
 			s.slackLP = s.slackC + 4*float64(len(classes)+len(s.lpb.incs)+2)*0x1p-52*(s.lpb.absG+math.Abs(s.lpb.baseC)) +
 				s.lpb.maxEff*s.slackW*(1+float64(len(s.lpb.incs))/float64(len(classes)+2))
 			s.lpBuilt = true
@@ -357,6 +358,9 @@ func mckpSortByWeight(idx []int32, opts []Option) {
 		return a < b
 	}
 	for i := 1; i < len(idx); i++ {
+		if opts[idx[i]].Weight > opts[idx[i-1]].Weight {
+			continue // in order (options usually come weight ascending)
+		}
 		for j := i; j > 0 && less(idx[j], idx[j-1]); j-- {
 			idx[j], idx[j-1] = idx[j-1], idx[j]
 		}
@@ -364,9 +368,12 @@ func mckpSortByWeight(idx []int32, opts []Option) {
 }
 
 // relax solves the LP relaxation by the greedy rule and sets s.lambda to
-// its critical efficiency (the capacity's Lagrange multiplier).
+// its critical efficiency (the capacity's Lagrange multiplier). It keeps
+// every class's hull in s.hull for incumbent, probe and lpBound.build.
 func (s *MCKP) relax(classes [][]Option) {
 	s.incs = s.incs[:0]
+	s.hull = s.hull[:0]
+	s.hullStart = mckpResize(s.hullStart, len(classes)+1)
 	free := s.capacity
 	for j, opts := range classes {
 		free -= s.minW[j]
@@ -377,7 +384,10 @@ func (s *MCKP) relax(classes [][]Option) {
 			s.incs = append(s.incs, mckpInc{eff: (a.Cost - b.Cost) / dw, dw: dw})
 		}
 		s.tmpIdx = h
+		s.hullStart[j] = int32(len(s.hull))
+		s.hull = append(s.hull, h...)
 	}
+	s.hullStart[len(classes)] = int32(len(s.hull))
 	s.lambda = criticalEfficiency(s.incs, free)
 }
 
@@ -429,7 +439,11 @@ func mckpMedian3(a, b, c float64) float64 {
 	return math.Max(a, b)
 }
 
-func isFiniteF(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+// isFiniteF reports whether x is neither NaN nor infinite: its exponent
+// bits are not all ones.
+func isFiniteF(x float64) bool {
+	return math.Float64bits(x)&0x7ff0_0000_0000_0000 != 0x7ff0_0000_0000_0000
+}
 
 func mckpResize[T any](b []T, n int) []T {
 	if cap(b) < n {

@@ -69,25 +69,45 @@ func (s *MCKP) expand(opts []Option, q int) {
 	limW := s.capacity + s.slackW - s.sufW[q+1]
 	limC := min(s.best, s.target) + s.slackC
 	lam, restC, restL := s.lambda, s.sufC[q+1], s.sufL[q+1]
+	// The loop reads the solver's fields through locals (its appends would
+	// make the compiler reload them), and inlines complete's tests.
+	capacity, sufA, heavy, slackW, slackC, slackLP := s.capacity, s.sufA[q+1], s.heavy, s.slackW, s.slackC, s.slackLP
+	room, best := s.capacity-s.slackW, s.best
+	lpW, lpC, incW, incC := s.lpW[q+1], s.lpC[q+1], s.incW[q+1], s.incC[q+1]
+	cands, lpb := s.cands, &s.lpb
 	for _, k := range act {
-		s.seg = append(s.seg, int32(len(s.cands)))
+		s.seg = append(s.seg, int32(len(cands)))
 		o := opts[k]
 		for _, p := range s.cur {
 			w, c := p.w+o.Weight, p.c+o.Cost
 			if w > limW {
 				break // parents are weight ascending
 			}
-			if c+restC > limC || c+lam*(w-s.capacity)+restL > limC {
+			if c+restC > limC || c+lam*(w-capacity)+restL > limC {
 				continue
 			}
-			free := s.capacity - w - s.sufA[q+1]
-			if (s.heavy && free < -s.slackW) || c+s.lpb.value(free) > limC-s.slackC+s.slackLP {
-				continue // no completion within the active options fits, or none is cheap enough
+			free := capacity - w - sufA
+			if heavy && free < -slackW {
+				continue // no completion within the active options fits
 			}
-			limC = s.complete(w, c, q+1, limC, mckpStep{parent: p.tr, opt: k})
-			s.cands = append(s.cands, mckpCand{w: w, c: c, tr: p.tr, opt: k})
+			// lpb.value(free), spelt out so that holds and at inline: a
+			// call is made only on a miss of its cache, so the loop's
+			// values stay in registers otherwise.
+			if !lpb.last.holds(free) {
+				lpb.descend(free)
+			}
+			if c+lpb.at(free) > limC-slackC+slackLP {
+				continue // no completion is cheap enough
+			}
+			// complete, inlined: limC changes only when the incumbent does.
+			if (w+lpW <= room && c+lpC < best) || (w+incW <= room && c+incC < best) {
+				limC = s.complete(w, c, q+1, limC, mckpStep{parent: p.tr, opt: k})
+				best = s.best
+			}
+			cands = append(cands, mckpCand{w: w, c: c, tr: p.tr, opt: k})
 		}
 	}
+	s.cands = cands
 	s.seg = append(s.seg, int32(len(s.cands)))
 	s.next = s.next[:0]
 	if len(act) == 1 {

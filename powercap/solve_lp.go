@@ -29,6 +29,9 @@ type lpBound struct {
 	maxEff  float64
 	absG    float64
 	log2N   int
+	sorter  descSorter
+	sorted  []lpInc   // scratch: incs permuted
+	last    lpDescent // value's last descent, valid until the trees change
 }
 
 type lpNode struct{ w, g float64 }
@@ -40,13 +43,15 @@ type lpInc struct {
 
 // build collects the hull increments of every class's options in sel
 // (class j's are sel[start[j]:start[j+1]], weight ascending: the
-// undominated or the active ones), from s.relax's hull rule, sorts them by
+// undominated or the active ones; with undom, their hulls are relax's),
+// from s.relax's hull rule, sorts them by
 // efficiency descending (ties by class, then weight) and groups their ranks
 // by class; reset fills the trees. A class without options makes φ
 // infinite.
-func (b *lpBound) build(s *MCKP, classes [][]Option, sel, start []int32) {
+func (b *lpBound) build(s *MCKP, classes [][]Option, sel, start []int32, undom bool) {
 	b.incs = b.incs[:0]
 	b.baseC, b.maxEff, b.absG = 0, 0, 0
+	distinct := true
 	for j, opts := range classes {
 		act := sel[start[j]:start[j+1]]
 		if len(act) == 0 {
@@ -54,19 +59,44 @@ func (b *lpBound) build(s *MCKP, classes [][]Option, sel, start []int32) {
 			continue
 		}
 		b.baseC += opts[act[0]].Cost
-		h := mckpHull(act, opts, s.tmpIdx[:0])
-		s.tmpIdx = h
+		var h []int32
+		if undom {
+			h = s.hull[s.hullStart[j]:s.hullStart[j+1]]
+		} else {
+			h = mckpHull(act, opts, s.tmpIdx[:0])
+			s.tmpIdx = h
+		}
+		prev := math.Inf(1)
 		for i := 1; i < len(h); i++ {
 			a, c := opts[h[i-1]], opts[h[i]]
 			dw, g := c.Weight-a.Weight, a.Cost-c.Cost
+			if !(g/dw < prev) && !(i == 1 && g/dw == prev) {
+				distinct = false // equal or NaN efficiencies in one class (rounding)
+			}
+			prev = g / dw
 			b.incs = append(b.incs, lpInc{eff: g / dw, dw: dw, gain: g, class: int32(j)})
 			b.maxEff = max(b.maxEff, g/dw)
 			b.absG += g
 		}
 	}
-	slices.SortFunc(b.incs, func(x, y lpInc) int { // (eff, class) is unique
-		return descending(x.eff, y.eff, x.class, y.class)
-	})
+	if distinct {
+		// (eff, class) is unique and class grows with the position: the
+		// packed sort gives the order of descending below.
+		b.sorter.keys = mckpResize(b.sorter.keys, len(b.incs))
+		for i, in := range b.incs {
+			b.sorter.keys[i] = in.eff
+		}
+		perm := b.sorter.sort()
+		b.sorted = mckpResize(b.sorted, len(b.incs))
+		for r, i := range perm {
+			b.sorted[r] = b.incs[i]
+		}
+		b.incs, b.sorted = b.sorted, b.incs
+	} else {
+		slices.SortFunc(b.incs, func(x, y lpInc) int {
+			return descending(x.eff, y.eff, x.class, y.class)
+		})
+	}
 	n := len(b.incs)
 	b.tree = mckpResize(b.tree, n+1)
 	b.total = b.baseC
@@ -114,6 +144,7 @@ func descending(ka, kb float64, ia, ib int32) int {
 
 // reset puts every class back into the bound (linear-time tree build).
 func (b *lpBound) reset() {
+	b.forget()
 	b.baseC = b.total
 	b.tree[0] = lpNode{}
 	for r, in := range b.incs {
@@ -153,6 +184,7 @@ func (b *lpBound) add(r int, dw, g float64) {
 
 // remove takes class j (whose lightest option costs c0) out of the bound.
 func (b *lpBound) remove(j int32, c0 float64) {
+	b.forget()
 	b.baseC -= c0
 	for _, r := range b.byClass[b.start[j]:b.start[j+1]] {
 		b.add(int(r), -b.incs[r].dw, -b.incs[r].gain)
@@ -160,19 +192,67 @@ func (b *lpBound) remove(j int32, c0 float64) {
 }
 
 // value returns φ for free capacity free ≥ 0 above the lightest weights.
+//
+// The descent's result depends on free only through its comparisons: the
+// partial sums it stepped to are ≤ free, and those it did not step to are
+// > free. So while the trees stay as they are, any free in [lo, hi) (the
+// largest of the former, the smallest of the latter) ends where the last
+// descent ended, with the same sums, and value skips the descent. The
+// search asks for nearby free capacities in a row.
 func (b *lpBound) value(free float64) float64 {
-	n := len(b.tree) - 1
-	pos, sumW, sumG := 0, 0.0, 0.0
-	for bit := 1 << (b.log2N - 1); bit > 0; bit >>= 1 {
-		if next := pos + bit; next <= n && sumW+b.tree[next].w <= free {
-			pos = next
-			sumW += b.tree[next].w
-			sumG += b.tree[next].g
-		}
+	if !b.last.holds(free) {
+		b.descend(free)
 	}
-	v := b.baseC - sumG
-	if pos < n {
-		v -= b.incs[pos].eff * (free - sumW)
+	return b.at(free)
+}
+
+// holds reports whether the descent d ends where one for free would.
+func (d *lpDescent) holds(free float64) bool { return d.lo <= free && free < d.hi }
+
+// at returns φ(free) from the last descent, which must hold for free.
+func (b *lpBound) at(free float64) float64 {
+	d := &b.last
+	v := b.baseC - d.sumG
+	if d.pos < len(b.tree)-1 {
+		v -= b.incs[d.pos].eff * (free - d.sumW)
 	}
 	return v
 }
+
+// descend is value's descent from the root; it sets b.last.
+func (b *lpBound) descend(free float64) {
+	n := len(b.tree) - 1
+	d := &b.last
+	{
+		pos, sumW, sumG := 0, 0.0, 0.0
+		lo, hi := math.Inf(-1), math.Inf(1)
+		for bit := 1 << (b.log2N - 1); bit > 0; bit >>= 1 {
+			next := pos + bit
+			if next > n {
+				continue
+			}
+			if t := sumW + b.tree[next].w; t <= free {
+				pos = next
+				sumW = t
+				sumG += b.tree[next].g
+				if t > lo {
+					lo = t
+				}
+			} else if !(t >= hi) {
+				hi = t // NaN if t is: then nothing is in [lo, hi)
+			}
+		}
+		*d = lpDescent{lo: lo, hi: hi, pos: pos, sumW: sumW, sumG: sumG}
+	}
+}
+
+// lpDescent is the result of value's last descent: where it ended (pos and
+// the sums on the way) and the free capacities [lo, hi) that end there.
+type lpDescent struct {
+	lo, hi     float64
+	pos        int
+	sumW, sumG float64
+}
+
+// forget empties the descent cache: the trees changed.
+func (b *lpBound) forget() { b.last = lpDescent{lo: math.Inf(1), hi: math.Inf(-1)} }

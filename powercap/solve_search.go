@@ -16,8 +16,7 @@ func (s *MCKP) incumbent(classes [][]Option) {
 	s.inc, s.lp = mckpResize(s.inc, m), mckpResize(s.lp, m)
 	free := s.capacity
 	for j, opts := range classes {
-		h := mckpHull(s.undom[s.undomStart[j]:s.undomStart[j+1]], opts, s.tmpIdx[:0])
-		s.tmpIdx = h
+		h := s.hull[s.hullStart[j]:s.hullStart[j+1]]
 		k := h[0]
 		for i := 1; i < len(h); i++ {
 			a, b := opts[h[i-1]], opts[h[i]]
@@ -166,9 +165,18 @@ func (s *MCKP) order(classes [][]Option) {
 			s.ord = append(s.ord, int32(j))
 		}
 	}
-	slices.SortFunc(s.ord[n:], func(a, b int32) int {
-		return descending(s.key[a], s.key[b], a, b)
-	})
+	// The classes after n are in index order, so the packed sort's ties by
+	// position are descending's ties by index.
+	rest := s.ord[n:]
+	s.sorter.keys = mckpResize(s.sorter.keys, len(rest))
+	for i, j := range rest {
+		s.sorter.keys[i] = s.key[j]
+	}
+	perm := s.sorter.sort()
+	s.tmpIdx = append(s.tmpIdx[:0], rest...)
+	for r, i := range perm {
+		rest[r] = s.tmpIdx[i]
+	}
 }
 
 // suffixes fills the suffix sums over processing positions that the search
@@ -235,27 +243,21 @@ func (s *MCKP) probe(classes [][]Option) {
 	if g < 0 {
 		return
 	}
-	// The hulls of every class, and the increments of the others.
-	s.hull = s.hull[:0]
-	s.hullStart = mckpResize(s.hullStart, len(classes)+1)
+	// The increments of the classes but g, on their hulls (relax).
 	s.pincs = s.pincs[:0]
 	others := 0.0
 	for j, opts := range classes {
-		s.hullStart[j] = int32(len(s.hull))
-		s.tmpIdx = mckpHull(s.undom[s.undomStart[j]:s.undomStart[j+1]], opts, s.tmpIdx[:0])
-		s.hull = append(s.hull, s.tmpIdx...)
 		if j == g {
 			continue
 		}
 		others += s.minW[j]
-		h := s.hull[s.hullStart[j]:]
+		h := s.hull[s.hullStart[j]:s.hullStart[j+1]]
 		for i := 1; i < len(h); i++ {
 			a, b := opts[h[i-1]], opts[h[i]]
 			dw := b.Weight - a.Weight
 			s.pincs = append(s.pincs, mckpInc{eff: (a.Cost - b.Cost) / dw, dw: dw})
 		}
 	}
-	s.hullStart[len(classes)] = int32(len(s.hull))
 	s.pick = mckpResize(s.pick, len(classes))
 	for _, k := range s.undom[s.undomStart[g]:s.undomStart[g+1]] {
 		free := s.capacity - classes[g][k].Weight - others

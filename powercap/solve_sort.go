@@ -1,0 +1,119 @@
+package powercap
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+)
+
+// descSorter sorts positions by a float key, largest first, ties by
+// position ascending (the order descending gives when the tie index grows
+// with the position), without a comparison callback. Long inputs go
+// through a stable radix sort of the top 32 of the keys' order-preserving
+// bits, a byte at a time from the lowest, skipping the bytes all keys
+// share. Short ones pack each key's bits, its low bits replaced by the
+// position, into one uint64 and sort those as plain integers. Either way
+// an insertion pass then repairs the few neighbours whose keys differ only
+// in the bits not sorted on. Keys must not be NaN.
+type descSorter struct {
+	keys            []float64
+	packed, packed2 []uint64
+	perm, perm2     []int32
+	count           [4][256]int32 // radix: per top byte of the keys, the count of each value
+}
+
+// radixMin is the length from which descSorter sorts by radix.
+const radixMin = 96
+
+// sort returns the permutation of positions 0..len(s.keys)-1 in
+// (key descending, position ascending) order, in s.perm.
+func (s *descSorter) sort() []int32 {
+	n := len(s.keys)
+	s.perm = mckpResize(s.perm, n)
+	if n == 0 {
+		return s.perm
+	}
+	if n >= radixMin {
+		return s.radix()
+	}
+	s.packed = mckpResize(s.packed, n)
+	mask := uint64(1)<<bits.Len(uint(n-1)) - 1
+	for i, k := range s.keys {
+		s.packed[i] = descBits(k)&^mask | uint64(i)
+	}
+	slices.Sort(s.packed)
+	for r, p := range s.packed {
+		s.perm[r] = int32(p & mask)
+	}
+	s.repair()
+	return s.perm
+}
+
+// repair finishes s.perm, sorted but for neighbours whose keys share the
+// bits sorted on, with an insertion pass.
+func (s *descSorter) repair() {
+	keys, perm := s.keys, s.perm
+	for r := 1; r < len(perm); r++ {
+		for q := r; q > 0; q-- {
+			a, b := perm[q], perm[q-1]
+			if !(keys[a] > keys[b] || (keys[a] == keys[b] && a < b)) {
+				break
+			}
+			perm[q], perm[q-1] = b, a
+		}
+	}
+}
+
+// radix is sort's stable least-significant-byte-first radix sort.
+func (s *descSorter) radix() []int32 {
+	n := len(s.keys)
+	s.packed, s.packed2 = mckpResize(s.packed, n), mckpResize(s.packed2, n)
+	s.perm2 = mckpResize(s.perm2, n)
+	cnt := &s.count
+	*cnt = [4][256]int32{}
+	for i, k := range s.keys {
+		b := descBits(k)
+		s.packed[i] = b
+		s.perm[i] = int32(i)
+		for d := 4; d < 8; d++ {
+			cnt[d-4][byte(b>>(8*d))]++
+		}
+	}
+	srcK, dstK, srcI, dstI := s.packed, s.packed2, s.perm, s.perm2
+	for d := 4; d < 8; d++ {
+		c := &cnt[d-4]
+		shift := uint(8 * d)
+		if c[byte(srcK[0]>>shift)] == int32(n) {
+			continue // every key has this byte
+		}
+		sum := int32(0)
+		for x := range c {
+			c[x], sum = sum, sum+c[x]
+		}
+		for i, b := range srcK {
+			x := byte(b >> shift)
+			o := c[x]
+			c[x]++
+			dstK[o], dstI[o] = b, srcI[i]
+		}
+		srcK, dstK, srcI, dstI = dstK, srcK, dstI, srcI
+	}
+	s.packed, s.packed2, s.perm, s.perm2 = srcK, dstK, srcI, dstI
+	s.repair()
+	return s.perm
+}
+
+// descBits maps x to a uint64 that orders as x does, reversed: larger x,
+// smaller result; −0 and +0 map alike.
+func descBits(x float64) uint64 {
+	if x == 0 {
+		x = 0
+	}
+	b := math.Float64bits(x)
+	if b>>63 != 0 {
+		b = ^b
+	} else {
+		b |= 1 << 63
+	}
+	return ^b
+}
