@@ -317,37 +317,37 @@ func (p *blockProfile) addRange(pos, i, j, d int) {
 	if i >= j {
 		return
 	}
-	if i == 0 && j == int(p.n[pos]) {
+	n := int(p.n[pos])
+	if i == 0 && j == n {
 		p.add[pos] += d
 		return
 	}
+	if 2*(j-i) > n {
+		// Most of the block changes: add d to the whole block through its
+		// addend and take it back from the steps outside [i, j).
+		p.add[pos] += d
+		p.shift(pos, 0, i, -d)
+		p.shift(pos, j, n, -d)
+		return
+	}
+	p.shift(pos, i, j, d)
+}
+
+// shift adds d to f over steps [i, j) of the block at pos. The block's
+// bound on d's side follows the new values; the other stays a bound, as
+// the values only move away from it (nextFit tightens hi and nextBlock lo
+// when they read a whole block).
+func (p *blockProfile) shift(pos, i, j, d int) {
 	b := p.base(pos)
 	if d > 0 {
+		hi := p.hi[pos]
 		for k := b + i; k < b+j; k++ {
 			p.f[k] += d
-		}
-		p.refresh(pos)
-		return
-	}
-	if n := int(p.n[pos]); 2*(j-i) > n {
-		// Most of the block changes: add d to the whole block through its
-		// addend and take it back from the steps outside [i, j), which
-		// then rise in f: lo stays a bound, hi follows them.
-		p.add[pos] += d
-		hi := p.hi[pos]
-		for k := b; k < b+i; k++ {
-			p.f[k] -= d
-			hi = max(hi, p.f[k])
-		}
-		for k := b + j; k < b+n; k++ {
-			p.f[k] -= d
 			hi = max(hi, p.f[k])
 		}
 		p.hi[pos] = hi
 		return
 	}
-	// Values only fall: hi stays a bound (nextFit tightens it), lo
-	// follows the new values.
 	lo := p.lo[pos]
 	for k := b + i; k < b+j; k++ {
 		p.f[k] += d
