@@ -169,7 +169,7 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		if !(gr.at > now) {
 			break
 		}
-		j, sj := c.walkGroup(v, gr, i, si, suf)
+		j, sj := walkSlots(&e.wq, rs.slots[si:gr.slotEnd], i, si, v.Total, free, suf)
 		if sj < 0 || len(rs.d) > 0 && !c.stands(gr, now) {
 			break
 		}
@@ -226,7 +226,7 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 				break
 			}
 		}
-		j, sj := c.walkGroup(v, gr, i, si, suf)
+		j, sj := walkSlots(&e.wq, rs.slots[si:gr.slotEnd], i, si, v.Total, free, suf)
 		if sj < 0 {
 			break
 		}
@@ -256,19 +256,13 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	return i, rebuilt, true
 }
 
-// walkGroup checks that the live queue entries from position i on (as
-// View.Next walks them, skipping jobs larger than the machine) are gr's
-// jobs (their slots from si on), and returns the position after them and
-// the slot index after gr's, or sj < 0 if they are not or if a rebuilt
-// pass would stop at one of them (the free processors below the suffix
-// bound suf: that pass leaves no valid profile).
-func (c *Conservative) walkGroup(v *View, gr *resGroup, i, si int, suf []int32) (j, sj int) {
-	return walkSlots(&v.e.wq, c.rs.slots[si:gr.slotEnd], i, si, v.Total, v.Free(), suf)
-}
-
-// walkSlots is walkGroup for the slots want (which start at slot index
-// si) on the wait queue w of a machine of total processors with free of
-// them free.
+// walkSlots checks that the live queue entries of w from position i on
+// (as View.Next walks them, skipping jobs larger than the machine's total
+// processors) are the slots want (a group's, from slot index si on), and
+// returns the position after them and the slot index after them, or
+// sj < 0 if they are not or if a rebuilt pass would stop at one of them
+// (free processors below the suffix bound suf: that pass leaves no valid
+// profile).
 //
 // Most groups are where they were, at consecutive positions: then no
 // entry between them is a tombstone (recorded slots are live ones, and
@@ -303,11 +297,17 @@ func walkSlotsEach(w *waitQueue, want []int32, i, si, total, free int, suf []int
 // finds it (len(w.slots) for none): its skips over tombstones tighten
 // the wait queue's bounds.
 func walkStep(w *waitQueue, i, total int) int {
-	n := len(w.slots)
-	if i++; i < n && w.procs[i] > int32(min(total, math.MaxInt32-1)) {
-		if i = w.next(i, total); i < 0 {
-			i = n
-		}
+	if i++; i < len(w.procs) && w.procs[i] > int32(min(total, math.MaxInt32-1)) {
+		return walkSkip(w, i, total)
+	}
+	return i
+}
+
+// walkSkip is walkStep's skip from the entry at i, which View.Next does
+// not return.
+func walkSkip(w *waitQueue, i, total int) int {
+	if i = w.next(i, total); i < 0 {
+		i = len(w.slots)
 	}
 	return i
 }
@@ -508,8 +508,9 @@ func (p *blockProfile) certSkip(pa, ka, pb, kb, procs int) {
 		if k > 0 || end < n {
 			hi = math.MinInt
 			for _, v := range p.f[b+k : b+end] {
-				hi = max(hi, v+a)
+				hi = max(hi, v)
 			}
+			hi += a // the range is not empty
 		}
 		p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: procs - hi})
 	}

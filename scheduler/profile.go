@@ -339,19 +339,20 @@ func (p *blockProfile) addRange(pos, i, j, d int) {
 // when they read a whole block).
 func (p *blockProfile) shift(pos, i, j, d int) {
 	b := p.base(pos)
+	fs := p.f[b+i : b+j]
 	if d > 0 {
 		hi := p.hi[pos]
-		for k := b + i; k < b+j; k++ {
-			p.f[k] += d
-			hi = max(hi, p.f[k])
+		for x, v := range fs {
+			fs[x] = v + d
+			hi = max(hi, v+d)
 		}
 		p.hi[pos] = hi
 		return
 	}
 	lo := p.lo[pos]
-	for k := b + i; k < b+j; k++ {
-		p.f[k] += d
-		lo = min(lo, p.f[k])
+	for x, v := range fs {
+		fs[x] = v + d
+		lo = min(lo, v+d)
 	}
 	p.lo[pos] = lo
 }
@@ -427,18 +428,18 @@ func (p *blockProfile) nextFit(pos, k, procs int) (int, int) {
 		if p.hi[pos] < need {
 			continue
 		}
-		b, n := p.base(pos), int(p.n[pos])
+		b := p.base(pos)
+		fs := p.f[b : b+int(p.n[pos])]
 		if k > 0 {
-			for ; k < n; k++ {
-				if p.f[b+k] >= need {
+			for ; k < len(fs); k++ {
+				if fs[k] >= need {
 					return pos, k
 				}
 			}
 			continue
 		}
 		hi := math.MinInt
-		for ; k < n; k++ {
-			v := p.f[b+k]
+		for k, v := range fs {
 			if v >= need {
 				return pos, k
 			}
@@ -483,12 +484,14 @@ func (p *blockProfile) nextBlock(pos, k, procs int, end float64) (int, int, int)
 			low = min(low, m+a)
 			continue
 		}
-		for ; k < n; k++ {
-			if p.t[b+k] >= end {
+		ts := p.t[b : b+n]
+		fs := p.f[b : b+len(ts)]
+		for ; k < len(ts); k++ {
+			if ts[k] >= end {
 				p.endPos, p.endK = pos, k
 				return -1, 0, low
 			}
-			v := p.f[b+k] + a
+			v := fs[k] + a
 			if v < procs {
 				return pos, k, 0
 			}
