@@ -170,7 +170,7 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 			break
 		}
 		j, sj := walkSlots(&e.wq, rs.slots[si:gr.slotEnd], i, si, v.Total, free, suf)
-		if sj < 0 || len(rs.d) > 0 && !c.stands(gr, now) {
+		if sj < 0 || c.mayLift(gr) && !c.stands(gr, now) {
 			break
 		}
 		i, si = j, sj
@@ -231,7 +231,7 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 			break
 		}
 		procs, est := int(gr.procs), gr.est
-		if len(rs.d) > 0 && !c.stands(gr, now) {
+		if c.mayLift(gr) && !c.stands(gr, now) {
 			lb := now
 			if at, ok := c.seen.get(procs, est); ok {
 				lb = at
@@ -331,6 +331,14 @@ func (c *Conservative) compactCert() {
 		gr.certFrom, gr.certTo = int32(cf), int32(len(rs.cbuf))
 	}
 	p.cert, rs.cbuf = rs.cbuf, p.cert[:0]
+}
+
+// mayLift reports whether stands has anything to check for gr: whether
+// the first part of its certificate, where stands starts reading, starts
+// before D's last end. Otherwise stands finds no part D may lift and
+// reports that gr stands, its certificate unchanged.
+func (c *Conservative) mayLift(gr *resGroup) bool {
+	return len(c.rs.d) > 0 && gr.certFrom < gr.certTo && c.bp.cert[gr.certFrom].x < c.rs.dEnd
 }
 
 // stands reports whether gr's placement stands on the new profile (the
