@@ -1,6 +1,9 @@
 package scheduler
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Incremental conservative passes.
 //
@@ -87,6 +90,7 @@ type reuseState struct {
 	blocks int        // the profile's blocks at the end of the last rebuilt pass
 	d      []runEntry // scratch: D, (end, processors) with end > now
 	dEnd   float64    // the last end in d
+	lifts  []liftPt   // scratch: D's ends, latest first, with running sums (lift)
 	cert0  int32      // certificate start of the current run
 	cbuf   []certIv   // scratch: the kept groups' certificates
 }
@@ -155,6 +159,7 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 			rs.dEnd = math.Max(rs.dEnd, r.EstEnd)
 		}
 	}
+	c.sortLifts()
 	p := &c.bp
 	// The groups that stand without a search: g of them.
 	i := v.Next(0, v.Total)
@@ -164,8 +169,8 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		if !(gr.at > now) {
 			break
 		}
-		j, sj := c.walkGroup(v, gr, i, si, suf)
-		if sj < 0 || len(rs.d) > 0 && !c.stands(gr, now) {
+		j, sj := walkSlots(&e.wq, rs.slots[si:gr.slotEnd], i, si, v.Total, free, suf)
+		if sj < 0 || c.mayLift(gr) && !c.stands(gr, now) {
 			break
 		}
 		i, si = j, sj
@@ -221,12 +226,12 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 				break
 			}
 		}
-		j, sj := c.walkGroup(v, gr, i, si, suf)
+		j, sj := walkSlots(&e.wq, rs.slots[si:gr.slotEnd], i, si, v.Total, free, suf)
 		if sj < 0 {
 			break
 		}
 		procs, est := int(gr.procs), gr.est
-		if len(rs.d) > 0 && !c.stands(gr, now) {
+		if c.mayLift(gr) && !c.stands(gr, now) {
 			lb := now
 			if at, ok := c.seen.get(procs, est); ok {
 				lb = at
@@ -251,28 +256,60 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	return i, rebuilt, true
 }
 
-// walkGroup checks that the live queue entries from position i on (as
-// View.Next walks them, skipping jobs larger than the machine) are gr's
-// jobs (their slots from si on), and returns the position after them and
-// the slot index after gr's, or sj < 0 if they are not or if a rebuilt
-// pass would stop at one of them (the free processors below the suffix
-// bound suf: that pass leaves no valid profile).
-func (c *Conservative) walkGroup(v *View, gr *resGroup, i, si int, suf []int32) (j, sj int) {
-	w, slots, mp := &v.e.wq, c.rs.slots, int32(min(v.Total, math.MaxInt32-1))
-	n, free := len(w.slots), v.Free()
-	for sj = si; sj < int(gr.slotEnd); sj++ {
-		if i < 0 || i >= n || w.slots[i] != slots[sj] || free < int(suf[i>>groupShift]) {
-			return i, -1
-		}
-		// The next position as v.Next(i+1, v.Total) finds it: its skips
-		// over tombstones tighten the wait queue's bounds.
-		if i++; i < n && w.procs[i] > mp {
-			if i = w.next(i, v.Total); i < 0 {
-				i = n
-			}
+// walkSlots checks that the live queue entries of w from position i on
+// (as View.Next walks them, skipping jobs larger than the machine's total
+// processors) are the slots want (a group's, from slot index si on), and
+// returns the position after them and the slot index after them, or
+// sj < 0 if they are not or if a rebuilt pass would stop at one of them
+// (free processors below the suffix bound suf: that pass leaves no valid
+// profile).
+//
+// Most groups are where they were, at consecutive positions: then no
+// entry between them is a tombstone (recorded slots are live ones, and
+// were reserved, so within the machine's size), View.Next steps one by
+// one, and the suffix bound, which only grows along the queue, passes at
+// all of them when it passes at the last. Otherwise the queue is walked
+// one entry at a time (walkSlotsEach, the reference).
+func walkSlots(w *waitQueue, want []int32, i, si, total, free int, suf []int32) (j, sj int) {
+	n, m := len(w.slots), len(want)
+	if i >= 0 && m > 0 && i+m <= n {
+		last := i + m - 1
+		if free >= int(suf[last>>groupShift]) && slices.Equal(w.slots[i:last+1], want) {
+			return walkStep(w, last, total), si + m
 		}
 	}
-	return i, sj
+	return walkSlotsEach(w, want, i, si, total, free, suf)
+}
+
+// walkSlotsEach is walkSlots one entry at a time.
+func walkSlotsEach(w *waitQueue, want []int32, i, si, total, free int, suf []int32) (j, sj int) {
+	n := len(w.slots)
+	for k := range want {
+		if i < 0 || i >= n || w.slots[i] != want[k] || free < int(suf[i>>groupShift]) {
+			return i, -1
+		}
+		i = walkStep(w, i, total)
+	}
+	return i, si + len(want)
+}
+
+// walkStep returns the position after entry i as v.Next(i+1, total)
+// finds it (len(w.slots) for none): its skips over tombstones tighten
+// the wait queue's bounds.
+func walkStep(w *waitQueue, i, total int) int {
+	if i++; i < len(w.procs) && w.procs[i] > int32(min(total, math.MaxInt32-1)) {
+		return walkSkip(w, i, total)
+	}
+	return i
+}
+
+// walkSkip is walkStep's skip from the entry at i, which View.Next does
+// not return.
+func walkSkip(w *waitQueue, i, total int) int {
+	if i = w.next(i, total); i < 0 {
+		i = len(w.slots)
+	}
+	return i
 }
 
 // compactCert drops the certificates no group points to any more once
@@ -294,6 +331,14 @@ func (c *Conservative) compactCert() {
 		gr.certFrom, gr.certTo = int32(cf), int32(len(rs.cbuf))
 	}
 	p.cert, rs.cbuf = rs.cbuf, p.cert[:0]
+}
+
+// mayLift reports whether stands has anything to check for gr: whether
+// the first part of its certificate, where stands starts reading, starts
+// before D's last end. Otherwise stands finds no part D may lift and
+// reports that gr stands, its certificate unchanged.
+func (c *Conservative) mayLift(gr *resGroup) bool {
+	return len(c.rs.d) > 0 && gr.certFrom < gr.certTo && c.bp.cert[gr.certFrom].x < c.rs.dEnd
 }
 
 // stands reports whether gr's placement stands on the new profile (the
@@ -353,20 +398,45 @@ func (c *Conservative) stands(gr *resGroup, now float64) bool {
 	return true
 }
 
-// lift returns the processors D adds at max(x, now), the most it adds
-// anywhere from there on (D's parts all start at now).
-func (c *Conservative) lift(x, now float64) int {
-	if !(x < c.rs.dEnd) {
-		return 0
-	}
-	x = math.Max(x, now)
-	add := 0
-	for _, r := range c.rs.d {
-		if r.estEnd > x {
-			add += int(r.procs)
+// liftPt is one end of D in the order lift reads them: D's parts ending
+// at end or later add sum processors up to end.
+type liftPt struct {
+	end float64
+	sum int
+}
+
+// sortLifts fills rs.lifts from rs.d: the ends, latest first (D has a
+// few parts, the jobs that ended at one instant), each with the
+// processors of the parts ending there or later.
+func (c *Conservative) sortLifts() {
+	rs := &c.rs
+	rs.lifts = rs.lifts[:0]
+	for _, r := range rs.d {
+		k := len(rs.lifts)
+		rs.lifts = append(rs.lifts, liftPt{end: r.estEnd, sum: int(r.procs)})
+		for ; k > 0 && rs.lifts[k-1].end < r.estEnd; k-- {
+			rs.lifts[k], rs.lifts[k-1] = rs.lifts[k-1], rs.lifts[k]
 		}
 	}
-	return add
+	for k := 1; k < len(rs.lifts); k++ {
+		rs.lifts[k].sum += rs.lifts[k-1].sum
+	}
+}
+
+// lift returns the processors D adds at max(x, now), the most it adds
+// anywhere from there on (D's parts all start at now): the parts ending
+// after it, a prefix of rs.lifts.
+func (c *Conservative) lift(x, now float64) int {
+	ls := c.rs.lifts
+	if len(ls) == 0 || !(x < ls[0].end) {
+		return 0
+	}
+	x = max(x, now)
+	k := 1
+	for k < len(ls) && ls[k].end > x {
+		k++
+	}
+	return ls[k-1].sum
 }
 
 // covered reports whether every start in [now, at) whose window of est
@@ -446,8 +516,9 @@ func (p *blockProfile) certSkip(pa, ka, pb, kb, procs int) {
 		if k > 0 || end < n {
 			hi = math.MinInt
 			for _, v := range p.f[b+k : b+end] {
-				hi = max(hi, v+a)
+				hi = max(hi, v)
 			}
+			hi += a // the range is not empty
 		}
 		p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: procs - hi})
 	}

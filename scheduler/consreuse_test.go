@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -33,6 +34,7 @@ func TestConservativeReuseCertificate(t *testing.T) {
 		if tc.procs == 8 {
 			c.rs.d[0].estEnd, c.rs.dEnd = 45, 45
 		}
+		c.sortLifts()
 		gr := &resGroup{procs: 4, n: 1, certFrom: 0, certTo: 2, est: tc.est, at: 50}
 		if got := c.stands(gr, 0); got != tc.stands {
 			t.Fatalf("case %d: stands %v, want %v", k, got, tc.stands)
@@ -44,5 +46,149 @@ func TestConservativeReuseCertificate(t *testing.T) {
 		} else if gr.certTo != 2 || c.bp.cert[0].def != 2 || c.bp.cert[1].def != 5 {
 			t.Fatalf("case %d: deficits changed without standing: %v", k, c.bp.cert)
 		}
+	}
+}
+
+// TestConservativeLiftMatchesSum compares lift, read from D's ends sorted
+// with running sums, with the sum it stands for (the processors of D's
+// parts ending after max(x, now), none from D's last end on) on random
+// D's with tied ends, at the ends themselves and between them.
+func TestConservativeLiftMatchesSum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 0))
+	for trial := range 2000 {
+		c := &Conservative{}
+		now := float64(rng.IntN(5))
+		c.rs.dEnd = now
+		for range rng.IntN(5) {
+			end := now + 1 + float64(rng.IntN(8))
+			c.rs.d = append(c.rs.d, runEntry{estEnd: end, procs: int32(1 + rng.IntN(6))})
+			c.rs.dEnd = max(c.rs.dEnd, end)
+		}
+		c.sortLifts()
+		for x := now - 2; x <= now+10; x += 0.5 {
+			want := 0
+			if x < c.rs.dEnd {
+				for _, r := range c.rs.d {
+					if r.estEnd > max(x, now) {
+						want += int(r.procs)
+					}
+				}
+			}
+			if got := c.lift(x, now); got != want {
+				t.Fatalf("trial %d: D %v, now %v: lift(%v) = %d, want %d", trial, c.rs.d, now, x, got, want)
+			}
+		}
+	}
+}
+
+// TestWalkSlotsMatchesEach compares walkSlots (a whole group at once when
+// it is where it was) with the walk one entry at a time on random wait
+// queues with tombstones and jobs larger than the machine: the same
+// answers, and the same bounds left in the queue (the walk's skips
+// tighten them).
+func TestWalkSlotsMatchesEach(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 1))
+	const total = 64
+	for trial := range 3000 {
+		var w waitQueue
+		n := 1 + rng.IntN(120)
+		for k := range n {
+			procs := 1 + rng.IntN(total)
+			if rng.IntN(10) == 0 {
+				procs = total + 1 + rng.IntN(8) // never returned by View.Next
+			}
+			w.push(int32(k), procs, float64(1+rng.IntN(100)), 0)
+		}
+		for range rng.IntN(n) {
+			if k := rng.IntN(n); w.slots[k] >= 0 && rng.IntN(3) == 0 {
+				w.remove(k)
+			}
+		}
+		// The live entries View.Next returns, from a random start.
+		var order []int32
+		for i := w.next(rng.IntN(n), total); i >= 0; i = w.next(i+1, total) {
+			order = append(order, w.slots[i])
+		}
+		if len(order) == 0 {
+			continue
+		}
+		a := rng.IntN(len(order))
+		want := slices.Clone(order[a:min(len(order), a+1+rng.IntN(20))])
+		switch rng.IntN(4) {
+		case 0: // a job that is not where it was (recorded jobs are within the machine's size)
+			if s := int32(rng.IntN(n)); w.procs[s] <= total || w.slots[s] < 0 {
+				want[rng.IntN(len(want))] = s
+			}
+		case 1: // a group whose last job has since started
+			if k := slices.Index(w.slots, want[len(want)-1]); rng.IntN(2) == 0 {
+				w.remove(k)
+			}
+		}
+		i := slices.Index(w.slots, order[a])
+		if i < 0 {
+			i = rng.IntN(n)
+		}
+		var buf []int32
+		suf := w.suffixMinProcs(&buf)
+		free := rng.IntN(total + 1)
+		w2 := cloneWaitQueue(&w)
+		j, sj := walkSlots(&w, want, i, 7, total, free, suf)
+		j2, sj2 := walkSlotsEach(w2, want, i, 7, total, free, suf)
+		if j != j2 || sj != sj2 {
+			t.Fatalf("trial %d: walkSlots from %d = (%d, %d), one at a time (%d, %d)", trial, i, j, sj, j2, sj2)
+		}
+		if !sameBounds(&w.group, &w2.group) || !sameBounds(&w.block, &w2.block) {
+			t.Fatalf("trial %d: the walks left different bounds", trial)
+		}
+	}
+}
+
+func cloneWaitQueue(w *waitQueue) *waitQueue {
+	c := *w
+	c.slots, c.procs, c.est, c.pw = slices.Clone(w.slots), slices.Clone(w.procs), slices.Clone(w.est), slices.Clone(w.pw)
+	for _, b := range []*bounds{&c.group, &c.block} {
+		b.procs, b.est, b.stale = slices.Clone(b.procs), slices.Clone(b.est), slices.Clone(b.stale)
+	}
+	return &c
+}
+
+func sameBounds(a, b *bounds) bool {
+	return slices.Equal(a.procs, b.procs) && slices.Equal(a.est, b.est) && slices.Equal(a.stale, b.stale)
+}
+
+// TestConservativeMayLift checks the shortcut around stands on random
+// certificates (parts in time order) and D's: wherever mayLift says there
+// is nothing to check, stands reports that the placement stands and
+// leaves its certificate as it was.
+func TestConservativeMayLift(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 2))
+	skipped := 0
+	for trial := range 5000 {
+		c := &Conservative{}
+		x := float64(rng.IntN(10))
+		for range rng.IntN(4) {
+			y := x + 1 + float64(rng.IntN(5))
+			c.bp.cert = append(c.bp.cert, certIv{x: x, y: y, def: 1 + rng.IntN(6)})
+			x = y + float64(rng.IntN(3))
+		}
+		c.rs.dEnd = 0
+		for range rng.IntN(3) {
+			end := 1 + float64(rng.IntN(20))
+			c.rs.d = append(c.rs.d, runEntry{estEnd: end, procs: int32(1 + rng.IntN(6))})
+			c.rs.dEnd = max(c.rs.dEnd, end)
+		}
+		c.sortLifts()
+		gr := &resGroup{procs: 6, n: 1, certTo: int32(len(c.bp.cert)), est: float64(1 + rng.IntN(10)), at: x + 5}
+		if c.mayLift(gr) {
+			continue
+		}
+		skipped++
+		before := slices.Clone(c.bp.cert)
+		if !c.stands(gr, 0) || gr.certTo != int32(len(before)) || !slices.Equal(c.bp.cert, before) {
+			t.Fatalf("trial %d: mayLift false, but stands changes the placement or its certificate (%v, D %v)", trial, before, c.rs.d)
+		}
+	}
+	if skipped == 0 {
+		t.Fatal("no trial had nothing to check")
 	}
 }

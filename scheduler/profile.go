@@ -317,41 +317,42 @@ func (p *blockProfile) addRange(pos, i, j, d int) {
 	if i >= j {
 		return
 	}
-	if i == 0 && j == int(p.n[pos]) {
+	n := int(p.n[pos])
+	if i == 0 && j == n {
 		p.add[pos] += d
 		return
 	}
-	b := p.base(pos)
-	if d > 0 {
-		for k := b + i; k < b+j; k++ {
-			p.f[k] += d
-		}
-		p.refresh(pos)
-		return
-	}
-	if n := int(p.n[pos]); 2*(j-i) > n {
+	if 2*(j-i) > n {
 		// Most of the block changes: add d to the whole block through its
-		// addend and take it back from the steps outside [i, j), which
-		// then rise in f: lo stays a bound, hi follows them.
+		// addend and take it back from the steps outside [i, j).
 		p.add[pos] += d
+		p.shift(pos, 0, i, -d)
+		p.shift(pos, j, n, -d)
+		return
+	}
+	p.shift(pos, i, j, d)
+}
+
+// shift adds d to f over steps [i, j) of the block at pos. The block's
+// bound on d's side follows the new values; the other stays a bound, as
+// the values only move away from it (nextFit tightens hi and nextBlock lo
+// when they read a whole block).
+func (p *blockProfile) shift(pos, i, j, d int) {
+	b := p.base(pos)
+	fs := p.f[b+i : b+j]
+	if d > 0 {
 		hi := p.hi[pos]
-		for k := b; k < b+i; k++ {
-			p.f[k] -= d
-			hi = max(hi, p.f[k])
-		}
-		for k := b + j; k < b+n; k++ {
-			p.f[k] -= d
-			hi = max(hi, p.f[k])
+		for x, v := range fs {
+			fs[x] = v + d
+			hi = max(hi, v+d)
 		}
 		p.hi[pos] = hi
 		return
 	}
-	// Values only fall: hi stays a bound (nextFit tightens it), lo
-	// follows the new values.
 	lo := p.lo[pos]
-	for k := b + i; k < b+j; k++ {
-		p.f[k] += d
-		lo = min(lo, p.f[k])
+	for x, v := range fs {
+		fs[x] = v + d
+		lo = min(lo, v+d)
 	}
 	p.lo[pos] = lo
 }
@@ -427,18 +428,18 @@ func (p *blockProfile) nextFit(pos, k, procs int) (int, int) {
 		if p.hi[pos] < need {
 			continue
 		}
-		b, n := p.base(pos), int(p.n[pos])
+		b := p.base(pos)
+		fs := p.f[b : b+int(p.n[pos])]
 		if k > 0 {
-			for ; k < n; k++ {
-				if p.f[b+k] >= need {
+			for ; k < len(fs); k++ {
+				if fs[k] >= need {
 					return pos, k
 				}
 			}
 			continue
 		}
 		hi := math.MinInt
-		for ; k < n; k++ {
-			v := p.f[b+k]
+		for k, v := range fs {
 			if v >= need {
 				return pos, k
 			}
@@ -483,12 +484,14 @@ func (p *blockProfile) nextBlock(pos, k, procs int, end float64) (int, int, int)
 			low = min(low, m+a)
 			continue
 		}
-		for ; k < n; k++ {
-			if p.t[b+k] >= end {
+		ts := p.t[b : b+n]
+		fs := p.f[b : b+len(ts)]
+		for ; k < len(ts); k++ {
+			if ts[k] >= end {
 				p.endPos, p.endK = pos, k
 				return -1, 0, low
 			}
-			v := p.f[b+k] + a
+			v := fs[k] + a
 			if v < procs {
 				return pos, k, 0
 			}

@@ -238,10 +238,15 @@ func sameSteps(t *testing.T, seed, op int, ref *refProfile, bp *blockProfile, ts
 
 // TestBlockProfileMatchesReference drives the block profile and the
 // reference with the same random builds, searches, reservations (single
-// and batched) and advances, and requires identical answers and identical
+// and batched), reservations taken back and advances, and requires identical answers and identical
 // steps (times and values) after every operation. The reused blockProfile
 // also exercises block recycling.
 func TestBlockProfileMatchesReference(t *testing.T) {
+	type madeRes struct {
+		from, to float64
+		procs    int
+	}
+	var made []madeRes
 	var ref refProfile
 	var bp blockProfile
 	var ts []float64
@@ -250,7 +255,21 @@ func TestBlockProfileMatchesReference(t *testing.T) {
 		r := rand.New(rand.NewPCG(uint64(seed), 0))
 		now, total := buildPair(r, &ref, &bp)
 		ts, fs = sameSteps(t, seed, -1, &ref, &bp, ts, fs)
+		made = made[:0]
 		for op := range r.IntN(300) {
+			if len(made) > 0 && r.IntN(10) == 0 {
+				// A reservation taken back (as reuse does): its values
+				// rise, and the blocks' bounds must still hold them.
+				k := r.IntN(len(made))
+				m := made[k]
+				made = slices.Delete(made, k, k+1)
+				if from := math.Max(m.from, now); m.to > from {
+					ref.reserve(from, m.to, -m.procs, 0)
+					bp.reserve(from, m.to, -m.procs)
+					ts, fs = sameSteps(t, seed, op, &ref, &bp, ts, fs)
+				}
+				continue
+			}
 			if r.IntN(15) == 0 { // advance the clock
 				now = randTime(r, now)
 				ref.advance(now)
@@ -271,6 +290,7 @@ func TestBlockProfileMatchesReference(t *testing.T) {
 				procs = r.IntN(max(0, ref.windowMin(from, from+dur)) + 1)
 				ref.reserve(from, from+dur, procs, 0)
 				bp.reserve(from, from+dur, procs)
+				made = append(made, madeRes{from, from + dur, procs})
 				ts, fs = sameSteps(t, seed, op, &ref, &bp, ts, fs)
 				continue
 			}
@@ -303,6 +323,7 @@ func TestBlockProfileMatchesReference(t *testing.T) {
 				ref.reserve(want, want+dur, procs, 0)
 			}
 			bp.reserve(want, want+dur, k*procs)
+			made = append(made, madeRes{want, want + dur, k * procs})
 			ts, fs = sameSteps(t, seed, op, &ref, &bp, ts, fs)
 		}
 	}
