@@ -29,14 +29,7 @@ func TestDRScaleKeptPickMatchesFullWalk(t *testing.T) {
 		}
 		s := 0.3 * rng.Float64()
 		g.Factor = func(_ int, r float64) float64 { return s + (1-s)/r }
-		var lv []powercap.Level
-		if it%2 == 0 {
-			lv = tabs[rng.IntN(len(tabs))].Levels
-		} else {
-			for range 1 + rng.IntN(8) {
-				lv = append(lv, powercap.Level{Power: float64(1 + rng.IntN(4)), Scale: float64(1+rng.IntN(4)) / 2})
-			}
-		}
+		lv := randScaleLevels(rng, tabs, it)
 		n0 := 1 + rng.IntN(40)
 		cur := n0 - rng.IntN(n0/2+1)
 		est := 2000 * rng.Float64()
@@ -153,11 +146,7 @@ func TestDRScaleSharedSizeOptsMatchFullWalk(t *testing.T) {
 	rng := rand.New(rand.NewPCG(22, 0))
 	var small [][]powercap.Level // small-integer tables: exact ties
 	for range 3 {
-		var lv []powercap.Level
-		for range 1 + rng.IntN(8) {
-			lv = append(lv, powercap.Level{Power: float64(1 + rng.IntN(4)), Scale: float64(1+rng.IntN(4)) / 2})
-		}
-		small = append(small, lv)
+		small = append(small, smallLevels(rng))
 	}
 	g := DRScale{ResizeCost: 17, Steps: 5, MinFrac: 0.4}
 	g.Factor = func(app int, r float64) float64 { s := 0.05 * float64(app%5); return s + (1-s)/r }

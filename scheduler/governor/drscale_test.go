@@ -244,14 +244,7 @@ func TestDRScaleBestMatchesFullWalk(t *testing.T) {
 		g := DRScale{ResizeCost: 30 * rng.Float64(), Steps: 1 + rng.IntN(6), MinFrac: 0.25 + 0.5*rng.Float64()}
 		s := 0.3 * rng.Float64()
 		g.Factor = func(_ int, r float64) float64 { return s + (1-s)/r }
-		var lv []powercap.Level
-		if it%2 == 0 {
-			lv = tabs[rng.IntN(len(tabs))].Levels
-		} else {
-			for range 1 + rng.IntN(8) { // small integers: many exact ties
-				lv = append(lv, powercap.Level{Power: float64(1 + rng.IntN(4)), Scale: float64(1+rng.IntN(4)) / 2})
-			}
-		}
+		lv := randScaleLevels(rng, tabs, it)
 		n0 := 1 + rng.IntN(40)
 		cur := n0 - rng.IntN(n0/2+1)
 		j := scheduler.Job{Procs: cur, Estimate: 1000 * rng.Float64(), Done: 600 * rng.Float64(), Level: rng.IntN(len(lv)), Fixed: rng.IntN(8) == 0}
@@ -312,4 +305,23 @@ func TestDRScaleCachesChangeNothing(t *testing.T) {
 		t.Error("no job shrank: the instances do not exercise DR-Scale")
 	}
 	t.Logf("%d shrinks", shrinks)
+}
+
+// randScaleLevels returns, for even it, one of tabs' level tables, and for
+// odd it a small-integer table (smallLevels).
+func randScaleLevels(rng *rand.Rand, tabs []powercap.Table, it int) []powercap.Level {
+	if it%2 == 0 {
+		return tabs[rng.IntN(len(tabs))].Levels
+	}
+	return smallLevels(rng)
+}
+
+// smallLevels returns 1 to 8 levels of small integer powers and half-integer
+// scales: many exact ties between options' costs.
+func smallLevels(rng *rand.Rand) []powercap.Level {
+	var lv []powercap.Level
+	for range 1 + rng.IntN(8) {
+		lv = append(lv, powercap.Level{Power: float64(1 + rng.IntN(4)), Scale: float64(1+rng.IntN(4)) / 2})
+	}
+	return lv
 }
