@@ -105,6 +105,7 @@ func (c *Conservative) reuseEligible(v *View) bool {
 func (c *Conservative) startRecording(v *View) {
 	rs := &c.rs
 	rs.groups, rs.slots, c.bp.cert = rs.groups[:0], rs.slots[:0], c.bp.cert[:0]
+	c.bp.ruled.clear()
 	rs.rec = c.reuseEligible(v)
 	c.bp.rec = rs.rec
 }
@@ -240,6 +241,7 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 			t, _ := p.earliest(procs, est, lb)
 			if t != gr.at {
 				p.cert = p.cert[:cf]
+				p.ruled.clear()
 				break
 			}
 			gr.certFrom, gr.certTo = int32(cf), int32(len(p.cert))
@@ -331,6 +333,7 @@ func (c *Conservative) compactCert() {
 		gr.certFrom, gr.certTo = int32(cf), int32(len(rs.cbuf))
 	}
 	p.cert, rs.cbuf = rs.cbuf, p.cert[:0]
+	p.ruled.clear()
 }
 
 // mayLift reports whether stands has anything to check for gr: whether

@@ -54,10 +54,14 @@ type blockProfile struct {
 	// (consreuse.go).
 	rec  bool
 	cert []certIv
+
+	// ruled lists searches whose answers bound later ones' (searchmemo.go).
+	ruled searchMemo
 }
 
 // reset makes the profile a single step of free processors from now on.
 func (p *blockProfile) reset(now float64, free int) {
+	p.ruled.clear()
 	p.spare = append(p.spare, p.ord...)
 	p.ord, p.first, p.n, p.add, p.lo, p.hi = p.ord[:0], p.first[:0], p.n[:0], p.add[:0], p.lo[:0], p.hi[:0]
 	p.appendBlock(len(p.ord), now, free)
@@ -100,6 +104,7 @@ func (p *blockProfile) value(pos, k int) int { return p.f[p.base(pos)+k] + p.add
 // step's time. It is only used to build the profile, before any
 // reservation, so no block has an addend.
 func (p *blockProfile) release(at float64, procs int) {
+	p.ruled.clear()
 	pos := len(p.ord) - 1
 	b, n := p.base(pos), int(p.n[pos])
 	last := p.f[b+n-1]
@@ -277,6 +282,9 @@ func (p *blockProfile) refresh(pos int) {
 // reserve takes procs processors over [from, to); from is at or after the
 // first step's time.
 func (p *blockProfile) reserve(from, to float64, procs int) {
+	if procs < 0 {
+		p.ruled.clear() // processors come back: earlier searches bound nothing
+	}
 	pa, ka := p.hitPos, p.hitK
 	if pa >= len(p.ord) || ka >= int(p.n[pa]) || p.t[p.base(pa)+ka] != from {
 		pa, ka = p.split(from)
@@ -360,6 +368,7 @@ func (p *blockProfile) shift(pos, i, j, d int) {
 // advance drops the steps before the one in force at now and moves that
 // step's time to now.
 func (p *blockProfile) advance(now float64) {
+	p.ruled.clear()
 	pos, k := p.locate(now)
 	if pos > 0 {
 		p.spare = append(p.spare, p.ord[:pos]...)
@@ -386,10 +395,34 @@ func (p *blockProfile) advance(now float64) {
 // window or a lower bound of it. The caller guarantees that no step start
 // before lb fits, so the answer is that of a scan from the first step.
 func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
+	// A search from the first step (or from an earlier search's answer
+	// that rules out every start before it, certificate included) is
+	// remembered for later ones.
+	cf, whole := len(p.cert), !(lb > p.first[0])
+	if m, ok := p.ruled.bound(procs, dur, lb, p.rec); ok {
+		if p.rec {
+			k := len(p.cert)
+			p.cert = append(p.cert, p.cert[m.cf:m.ct]...)
+			for x := range p.cert[k:] {
+				p.cert[k+x].def += procs - m.procs
+			}
+		}
+		lb, whole = m.at, true
+	}
+	t, low := p.search(procs, dur, lb)
+	if whole && !math.IsInf(t, 1) {
+		p.ruled.put(procs, dur, t, cf, len(p.cert), p.rec)
+	}
+	return t, low
+}
+
+// search is earliest without the memo.
+func (p *blockProfile) search(procs int, dur, lb float64) (float64, int) {
 	pos, k := p.hitPos, p.hitK // lb is often the last start found (step times are distinct)
 	if pos >= len(p.ord) || k >= int(p.n[pos]) || p.t[p.base(pos)+k] != lb {
 		pos, k = p.locate(lb)
 	}
+	epos := pos // the block holding the window's end, found going forward
 	for {
 		fpos, fk := pos, k
 		pos, k = p.nextFit(pos, k, procs)
@@ -401,15 +434,22 @@ func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
 		}
 		start := p.t[p.base(pos)+k]
 		end := start + dur
-		mpos, mk, low := p.nextBlock(pos, k, procs, end)
+		// The last step of the window that is too full: every start up
+		// to it has it in its window, so none before the step after it
+		// can work.
+		epos = max(epos, pos)
+		for epos+1 < len(p.ord) && p.first[epos+1] < end {
+			epos++
+		}
+		mpos, mk := p.lastBlock(pos, k, epos, procs, end)
 		if mpos < 0 {
+			_, _, low := p.nextBlock(pos, k, procs, end) // finds none: the window's low and end
 			p.hitPos, p.hitK = pos, k
 			return start, low
 		}
 		if p.rec {
 			p.certStep(mpos, mk, procs)
 		}
-		// Step m is too full; no start before it can work.
 		pos, k = mpos, mk+1
 		if k == int(p.n[pos]) {
 			pos, k = pos+1, 0
@@ -500,6 +540,49 @@ func (p *blockProfile) nextBlock(pos, k, procs int, end float64) (int, int, int)
 	}
 	p.endPos, p.endK = pos, k // checked before use: a skipped block may hold the end
 	return -1, 0, low
+}
+
+// lastBlock returns the last step after (pos, k) that starts before end
+// and has fewer than procs free processors, or -1; epos is the position
+// of the last block that starts before end. Blocks in which every step
+// fits are skipped whole, from the one holding end back.
+func (p *blockProfile) lastBlock(pos, k, epos, procs int, end float64) (int, int) {
+	for q := epos; q >= pos; q-- {
+		a := p.add[q]
+		if p.lo[q]+a >= procs {
+			continue
+		}
+		b, n := p.base(q), int(p.n[q])
+		j := n - 1
+		if p.t[b+j] >= end {
+			j = sortSearchLess(p.t[b:b+n], end) - 1
+		}
+		stop := -1
+		if q == pos {
+			stop = k
+		}
+		for ; j > stop; j-- {
+			if p.f[b+j]+a < procs {
+				return q, j
+			}
+		}
+	}
+	return -1, 0
+}
+
+// sortSearchLess returns the number of elements of a (sorted) that are
+// < t.
+func sortSearchLess(a []float64, t float64) int {
+	lo, hi := 0, len(a)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if a[m] < t {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // steps appends the profile's steps, in time order, to ts and fs (for

@@ -1,0 +1,58 @@
+package scheduler
+
+// searchMemo remembers, while the profile only loses processors (within
+// a pass: reservations, no take-backs), the answers of the block
+// profile's searches that ruled out every start from the first step: a
+// search for procs processors over dur that found at rules out every
+// start before at for any later search of at least procs processors over
+// at least dur (each of those starts' shorter window already met a step
+// with fewer than procs free, and steps only lose processors). So a
+// later such search starts from at, and, when certificates are recorded,
+// copies the earlier one's (each part's deficit raised by the extra
+// processors: the steps were that much further short), which covers the
+// starts it skips.
+//
+// Anything that gives processors back (reset, release, advance, a
+// negative reservation) or rewrites the certificates (truncation,
+// compaction) clears it. It holds the last memoSize answers.
+type searchMemo struct {
+	n    int
+	next int
+	e    [memoSize]memoEntry
+}
+
+const memoSize = 16
+
+// memoEntry is one remembered search: procs processors over dur, found
+// at, its certificate (ruling out every start before at) cert[cf:ct] if
+// hasCert.
+type memoEntry struct {
+	procs   int
+	dur, at float64
+	cf, ct  int
+	hasCert bool
+}
+
+// clear forgets every answer.
+func (m *searchMemo) clear() { m.n, m.next = 0, 0 }
+
+// put remembers an answer, replacing the oldest once full.
+func (m *searchMemo) put(procs int, dur, at float64, cf, ct int, hasCert bool) {
+	m.e[m.next] = memoEntry{procs: procs, dur: dur, at: at, cf: cf, ct: ct, hasCert: hasCert}
+	m.next = (m.next + 1) % memoSize
+	m.n = min(m.n+1, memoSize)
+}
+
+// bound returns the remembered answer with the latest start after lb
+// among those of at most procs processors over at most dur (with a
+// certificate if needCert), if any.
+func (m *searchMemo) bound(procs int, dur, lb float64, needCert bool) (memoEntry, bool) {
+	best, ok := memoEntry{}, false
+	for i := range m.e[:m.n] {
+		e := &m.e[i]
+		if e.procs <= procs && e.dur <= dur && e.at > lb && (e.hasCert || !needCert) && (!ok || e.at > best.at) {
+			best, ok = *e, true
+		}
+	}
+	return best, ok
+}
