@@ -422,7 +422,6 @@ func (p *blockProfile) search(procs int, dur, lb float64) (float64, int) {
 	if pos >= len(p.ord) || k >= int(p.n[pos]) || p.t[p.base(pos)+k] != lb {
 		pos, k = p.locate(lb)
 	}
-	epos := pos // the block holding the window's end, found going forward
 	for {
 		fpos, fk := pos, k
 		pos, k = p.nextFit(pos, k, procs)
@@ -434,22 +433,15 @@ func (p *blockProfile) search(procs int, dur, lb float64) (float64, int) {
 		}
 		start := p.t[p.base(pos)+k]
 		end := start + dur
-		// The last step of the window that is too full: every start up
-		// to it has it in its window, so none before the step after it
-		// can work.
-		epos = max(epos, pos)
-		for epos+1 < len(p.ord) && p.first[epos+1] < end {
-			epos++
-		}
-		mpos, mk := p.lastBlock(pos, k, epos, procs, end)
+		mpos, mk, low := p.nextBlock(pos, k, procs, end)
 		if mpos < 0 {
-			_, _, low := p.nextBlock(pos, k, procs, end) // finds none: the window's low and end
 			p.hitPos, p.hitK = pos, k
 			return start, low
 		}
 		if p.rec {
 			p.certStep(mpos, mk, procs)
 		}
+		// Step m is too full; no start before it can work.
 		pos, k = mpos, mk+1
 		if k == int(p.n[pos]) {
 			pos, k = pos+1, 0
@@ -540,49 +532,6 @@ func (p *blockProfile) nextBlock(pos, k, procs int, end float64) (int, int, int)
 	}
 	p.endPos, p.endK = pos, k // checked before use: a skipped block may hold the end
 	return -1, 0, low
-}
-
-// lastBlock returns the last step after (pos, k) that starts before end
-// and has fewer than procs free processors, or -1; epos is the position
-// of the last block that starts before end. Blocks in which every step
-// fits are skipped whole, from the one holding end back.
-func (p *blockProfile) lastBlock(pos, k, epos, procs int, end float64) (int, int) {
-	for q := epos; q >= pos; q-- {
-		a := p.add[q]
-		if p.lo[q]+a >= procs {
-			continue
-		}
-		b, n := p.base(q), int(p.n[q])
-		j := n - 1
-		if p.t[b+j] >= end {
-			j = sortSearchLess(p.t[b:b+n], end) - 1
-		}
-		stop := -1
-		if q == pos {
-			stop = k
-		}
-		for ; j > stop; j-- {
-			if p.f[b+j]+a < procs {
-				return q, j
-			}
-		}
-	}
-	return -1, 0
-}
-
-// sortSearchLess returns the number of elements of a (sorted) that are
-// < t.
-func sortSearchLess(a []float64, t float64) int {
-	lo, hi := 0, len(a)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if a[m] < t {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
 }
 
 // steps appends the profile's steps, in time order, to ts and fs (for
