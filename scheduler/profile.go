@@ -401,8 +401,13 @@ func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
 	cf, whole := len(p.cert), !(lb > p.first[0])
 	if m, ok := p.ruled.bound(procs, dur, lb, p.rec); ok {
 		if p.rec {
+			// The parts over by lb touch no window this search checks.
+			from := m.cf
+			if lb > p.first[0] {
+				from += sortSearchEnd(p.cert[m.cf:m.ct], lb)
+			}
 			k := len(p.cert)
-			p.cert = append(p.cert, p.cert[m.cf:m.ct]...)
+			p.cert = append(p.cert, p.cert[from:m.ct]...)
 			for x := range p.cert[k:] {
 				p.cert[k+x].def += procs - m.procs
 			}
@@ -414,6 +419,21 @@ func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
 		p.ruled.put(procs, dur, t, cf, len(p.cert), p.rec)
 	}
 	return t, low
+}
+
+// sortSearchEnd returns the number of parts of cert (in time order) that
+// end at or before t.
+func sortSearchEnd(cert []certIv, t float64) int {
+	lo, hi := 0, len(cert)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if cert[m].y <= t {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // search is earliest without the memo.

@@ -14,14 +14,13 @@ package scheduler
 //
 // Anything that gives processors back (reset, release, advance, a
 // negative reservation) or rewrites the certificates (truncation,
-// compaction) clears it. It holds the last memoSize answers.
+// compaction) clears it. It holds at most memoSize answers, none dominated by another.
 type searchMemo struct {
-	n    int
-	next int
-	e    [memoSize]memoEntry
+	n int
+	e [memoSize]memoEntry // oldest first
 }
 
-const memoSize = 16
+const memoSize = 64
 
 // memoEntry is one remembered search: procs processors over dur, found
 // at, its certificate (ruling out every start before at) cert[cf:ct] if
@@ -34,13 +33,36 @@ type memoEntry struct {
 }
 
 // clear forgets every answer.
-func (m *searchMemo) clear() { m.n, m.next = 0, 0 }
+func (m *searchMemo) clear() { m.n = 0 }
 
-// put remembers an answer, replacing the oldest once full.
+// dominates reports whether a bounds every search b bounds, as late.
+func (a *memoEntry) dominates(b *memoEntry) bool {
+	return a.procs <= b.procs && a.dur <= b.dur && a.at >= b.at && (a.hasCert || !b.hasCert)
+}
+
+// put remembers an answer, unless one remembered dominates it; it drops
+// those it dominates, and once full replaces the oldest.
 func (m *searchMemo) put(procs int, dur, at float64, cf, ct int, hasCert bool) {
-	m.e[m.next] = memoEntry{procs: procs, dur: dur, at: at, cf: cf, ct: ct, hasCert: hasCert}
-	m.next = (m.next + 1) % memoSize
-	m.n = min(m.n+1, memoSize)
+	e := memoEntry{procs: procs, dur: dur, at: at, cf: cf, ct: ct, hasCert: hasCert}
+	w := 0
+	for i := range m.e[:m.n] {
+		if m.e[i].dominates(&e) {
+			return
+		}
+		if !e.dominates(&m.e[i]) {
+			m.e[w] = m.e[i]
+			w++
+		}
+	}
+	m.n = w
+	if m.n < memoSize {
+		m.e[m.n] = e
+		m.n++
+		return
+	}
+	// Full: the oldest is first (entries keep their order).
+	copy(m.e[:], m.e[1:])
+	m.e[memoSize-1] = e
 }
 
 // bound returns the remembered answer with the latest start after lb
