@@ -395,24 +395,29 @@ func (p *blockProfile) advance(now float64) {
 // window or a lower bound of it. The caller guarantees that no step start
 // before lb fits, so the answer is that of a scan from the first step.
 func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
-	// A search from the first step (or from an earlier search's answer
-	// that rules out every start before it, certificate included) is
-	// remembered for later ones.
+	// whole says the search rules out every start from the first step
+	// (with its certificate, if recorded): it is then remembered for
+	// later searches (searchmemo.go).
 	cf, whole := len(p.cert), !(lb > p.first[0])
 	if m, ok := p.ruled.bound(procs, dur, lb, p.rec); ok {
 		if p.rec {
-			// The parts over by lb touch no window this search checks.
+			// The parts over by lb touch no window this search checks;
+			// without them the certificate covers the starts from lb on
+			// only.
 			from := m.cf
-			if lb > p.first[0] {
+			if !whole {
 				from += sortSearchEnd(p.cert[m.cf:m.ct], lb)
 			}
+			whole = from == m.cf
 			k := len(p.cert)
 			p.cert = append(p.cert, p.cert[from:m.ct]...)
 			for x := range p.cert[k:] {
 				p.cert[k+x].def += procs - m.procs
 			}
+		} else {
+			whole = true
 		}
-		lb, whole = m.at, true
+		lb = m.at
 	}
 	t, low := p.search(procs, dur, lb)
 	if whole && !math.IsInf(t, 1) {

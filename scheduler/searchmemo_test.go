@@ -1,0 +1,174 @@
+package scheduler
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestSearchMemoBound checks the memo by hand: an answer bounds only
+// searches of at least its processors and estimate that start before
+// it, the latest such answer wins, one that needs a certificate takes
+// only answers that have one, a dominated answer is not kept, and clear
+// forgets everything.
+func TestSearchMemoBound(t *testing.T) {
+	var m searchMemo
+	m.put(4, 100, 50, 0, 3, true)
+	m.put(2, 200, 80, 3, 5, false)
+	m.put(4, 100, 40, 5, 6, true) // dominated by the first: not kept
+	if m.n != 2 {
+		t.Fatalf("%d answers kept, want 2", m.n)
+	}
+	cases := []struct {
+		procs   int
+		dur, lb float64
+		cert    bool
+		at      float64 // 0: none
+	}{
+		{4, 100, 0, true, 50},
+		{3, 100, 0, true, 0},   // fewer processors than the answer's
+		{4, 99, 0, true, 0},    // a shorter estimate
+		{4, 100, 50, true, 0},  // the answer is not after lb
+		{4, 200, 0, true, 50},  // the later answer has no certificate
+		{4, 200, 0, false, 80}, // without certificates the later one wins
+		{2, 300, 79, false, 80},
+	}
+	for k, tc := range cases {
+		e, ok := m.bound(tc.procs, tc.dur, tc.lb, tc.cert)
+		if ok != (tc.at != 0) || ok && e.at != tc.at {
+			t.Fatalf("case %d: bound = %v %v, want at %v", k, e, ok, tc.at)
+		}
+	}
+	m.put(1, 50, 90, 6, 9, true) // dominates both
+	if m.n != 1 || m.e[0].at != 90 {
+		t.Fatalf("after a dominating answer: %v", m.e[:m.n])
+	}
+	m.clear()
+	if _, ok := m.bound(100, 1000, 0, false); ok {
+		t.Fatal("an answer survived clear")
+	}
+	for k := range memoSize + 5 { // the oldest go once full
+		m.put(1+k, float64(1000-k), float64(k+1), k, k, false)
+	}
+	if m.n != memoSize || m.e[0].procs != 6 || m.e[memoSize-1].procs != memoSize+5 {
+		t.Fatalf("full memo holds %d answers from %d to %d", m.n, m.e[0].procs, m.e[m.n-1].procs)
+	}
+}
+
+// TestBlockProfileCertificates checks the certificates the block
+// profile's searches record (with the memo copying earlier searches'
+// certificates) against the reference profile at the time of each
+// search, on random profiles with reservations, reservations taken back
+// and advances: the parts are in time order, each part's deficit holds
+// at every step it overlaps, and every step start from the one in force
+// at the search's lower bound to the answer checks a step (its own, or
+// one starting before its window's end) that overlaps a part. Answers
+// are compared with the reference as in TestBlockProfileMatchesReference.
+func TestBlockProfileCertificates(t *testing.T) {
+	var ref refProfile
+	var bp blockProfile
+	bp.rec = true
+	type madeRes struct {
+		from, to float64
+		procs    int
+	}
+	var made []madeRes
+	copied := 0
+	for seed := range 3000 {
+		r := rand.New(rand.NewPCG(uint64(seed), 7))
+		now, total := buildPair(r, &ref, &bp)
+		bp.cert = bp.cert[:0]
+		bp.ruled.clear()
+		made = made[:0]
+		for op := range r.IntN(200) {
+			switch {
+			case len(made) > 0 && r.IntN(20) == 0:
+				k := r.IntN(len(made))
+				m := made[k]
+				made[k] = made[len(made)-1]
+				made = made[:len(made)-1]
+				if from := math.Max(m.from, now); m.to > from {
+					ref.reserve(from, m.to, -m.procs, 0)
+					bp.reserve(from, m.to, -m.procs)
+				}
+				continue
+			case r.IntN(25) == 0:
+				now = randTime(r, now)
+				ref.advance(now)
+				bp.advance(now)
+				continue
+			}
+			// Small jobs and classes that repeat, so that answers bound
+			// later searches.
+			procs, dur := r.IntN(total+2), float64(1+r.IntN(4))*25
+			if r.IntN(3) == 0 {
+				procs, dur = r.IntN(3), randDur(r)
+			}
+			want := ref.earliest(procs, 0, dur)
+			lb := now
+			if !math.IsInf(want, 1) && r.IntN(4) == 0 {
+				lb = now + r.Float64()*(want-now)
+			}
+			cf := len(bp.cert)
+			if _, ok := bp.ruled.bound(procs, dur, lb, true); ok {
+				copied++
+			}
+			got, _ := bp.earliest(procs, dur, lb)
+			if got != want {
+				t.Fatalf("seed %d op %d: earliest(%d, %v, lb %v) = %v, want %v", seed, op, procs, dur, lb, got, want)
+			}
+			if math.IsInf(want, 1) {
+				continue
+			}
+			checkCertificate(t, seed, op, &ref, bp.cert[cf:], procs, dur, lb, want)
+			ref.reserve(want, want+dur, procs, 0)
+			bp.reserve(want, want+dur, procs)
+			made = append(made, madeRes{want, want + dur, procs})
+		}
+	}
+	if copied < 1000 {
+		t.Fatalf("only %d searches started from a remembered answer", copied)
+	}
+}
+
+// checkCertificate checks one search's certificate on the reference
+// profile (see TestBlockProfileCertificates).
+func checkCertificate(t *testing.T, seed, op int, ref *refProfile, cert []certIv, procs int, dur, lb, at float64) {
+	t.Helper()
+	end := func(i int) float64 {
+		if i+1 < len(ref.t) {
+			return ref.t[i+1]
+		}
+		return math.Inf(1)
+	}
+	for k, iv := range cert {
+		if !(iv.x < iv.y) || iv.def < 1 || k > 0 && !(cert[k-1].y <= iv.x) {
+			t.Fatalf("seed %d op %d: part %d %v of %v out of order or empty", seed, op, k, iv, cert)
+		}
+		for i := range ref.t {
+			if ref.t[i] < iv.y && end(i) > iv.x && procs-ref.free[i] < iv.def {
+				t.Fatalf("seed %d op %d: part %v claims a deficit of %d, step at %v has %d free of %d",
+					seed, op, iv, iv.def, ref.t[i], ref.free[i], procs)
+			}
+		}
+	}
+	first := 0
+	for first+1 < len(ref.t) && ref.t[first+1] <= lb {
+		first++
+	}
+	for i := first; i < len(ref.t) && ref.t[i] < at; i++ {
+		ruled := false
+		for j := i; j < len(ref.t) && (j == i || ref.t[j] < ref.t[i]+dur) && !ruled; j++ {
+			for _, iv := range cert {
+				if ref.t[j] < iv.y && end(j) > iv.x {
+					ruled = true
+					break
+				}
+			}
+		}
+		if !ruled {
+			t.Fatalf("seed %d op %d: the start at %v (before %v, procs %d, dur %v, lb %v) touches no part of %v",
+				seed, op, ref.t[i], at, procs, dur, lb, cert)
+		}
+	}
+}
