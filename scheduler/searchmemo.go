@@ -17,7 +17,11 @@ package scheduler
 // compaction) clears it. It holds at most memoSize answers, none dominated by another.
 type searchMemo struct {
 	n int
-	e [memoSize]memoEntry // oldest first
+	// The answers, oldest first: their processors, estimates and starts
+	// apart (what bound scans), and whole.
+	procs   [memoSize]int
+	dur, at [memoSize]float64
+	e       [memoSize]memoEntry
 }
 
 const memoSize = 64
@@ -45,36 +49,42 @@ func (a *memoEntry) dominates(b *memoEntry) bool {
 func (m *searchMemo) put(procs int, dur, at float64, cf, ct int, hasCert bool) {
 	e := memoEntry{procs: procs, dur: dur, at: at, cf: cf, ct: ct, hasCert: hasCert}
 	w := 0
-	for i := range m.e[:m.n] {
-		if m.e[i].dominates(&e) {
+	for i := range m.n {
+		if m.procs[i] <= procs && m.dur[i] <= dur && m.at[i] >= at && m.e[i].dominates(&e) {
 			return
 		}
-		if !e.dominates(&m.e[i]) {
-			m.e[w] = m.e[i]
-			w++
+		if procs <= m.procs[i] && dur <= m.dur[i] && at >= m.at[i] && e.dominates(&m.e[i]) {
+			continue
 		}
+		if w < i {
+			m.procs[w], m.dur[w], m.at[w], m.e[w] = m.procs[i], m.dur[i], m.at[i], m.e[i]
+		}
+		w++
 	}
-	m.n = w
-	if m.n < memoSize {
-		m.e[m.n] = e
-		m.n++
-		return
+	if w == memoSize { // full: the oldest goes
+		copy(m.procs[:], m.procs[1:])
+		copy(m.dur[:], m.dur[1:])
+		copy(m.at[:], m.at[1:])
+		copy(m.e[:], m.e[1:])
+		w--
 	}
-	// Full: the oldest is first (entries keep their order).
-	copy(m.e[:], m.e[1:])
-	m.e[memoSize-1] = e
+	m.procs[w], m.dur[w], m.at[w], m.e[w] = procs, dur, at, e
+	m.n = w + 1
 }
 
 // bound returns the remembered answer with the latest start after lb
 // among those of at most procs processors over at most dur (with a
 // certificate if needCert), if any.
 func (m *searchMemo) bound(procs int, dur, lb float64, needCert bool) (memoEntry, bool) {
-	best, ok := memoEntry{}, false
-	for i := range m.e[:m.n] {
-		e := &m.e[i]
-		if e.procs <= procs && e.dur <= dur && e.at > lb && (e.hasCert || !needCert) && (!ok || e.at > best.at) {
-			best, ok = *e, true
+	best, late := -1, lb
+	for i := range m.n {
+		if m.procs[i] > procs || m.dur[i] > dur || !(m.at[i] > late) || needCert && !m.e[i].hasCert {
+			continue
 		}
+		best, late = i, m.at[i]
 	}
-	return best, ok
+	if best < 0 {
+		return memoEntry{}, false
+	}
+	return m.e[best], true
 }
