@@ -399,7 +399,9 @@ func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
 	// (with its certificate, if recorded): it is then remembered for
 	// later searches (searchmemo.go).
 	cf, whole := len(p.cert), !(lb > p.first[0])
-	if m, ok := p.ruled.bound(procs, dur, lb, p.rec); ok {
+	if p.ruled.n == 0 {
+		// Nothing to bound this search by.
+	} else if m, ok := p.ruled.bound(procs, dur, lb, p.rec); ok {
 		if p.rec {
 			// The parts over by lb touch no window this search checks;
 			// without them the certificate covers the starts from lb on
@@ -420,7 +422,7 @@ func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
 		lb = m.at
 	}
 	t, low := p.search(procs, dur, lb)
-	if whole && !math.IsInf(t, 1) {
+	if whole && t > p.first[0] && !math.IsInf(t, 1) { // (a start at the first step bounds nothing)
 		p.ruled.put(procs, dur, t, cf, len(p.cert), p.rec)
 	}
 	return t, low
