@@ -71,12 +71,21 @@ type certIv struct {
 // resGroup is one reservation of the profile: n jobs (not started) of
 // procs processors and estimate est from at, the jobs' slots ending at
 // slotEnd in reuseState.slots and the search's certificate at
-// [certFrom, certTo) of blockProfile.cert.
+// [certFrom, certTo) of blockProfile.cert, whose first part starts at x0
+// (+Inf: none; kept here for mayLift, which reads it for every group).
 type resGroup struct {
 	procs, n         int32
 	slotEnd          int32
 	certFrom, certTo int32
-	est, at          float64
+	est, at, x0      float64
+}
+
+// setCert makes cert[from:to] gr's certificate.
+func (gr *resGroup) setCert(cert []certIv, from, to int) {
+	gr.certFrom, gr.certTo, gr.x0 = int32(from), int32(to), math.Inf(1)
+	if from < to {
+		gr.x0 = cert[from].x
+	}
 }
 
 // reuseState is what a pass leaves for the next one to reuse.
@@ -244,7 +253,7 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 				p.ruled.clear()
 				break
 			}
-			gr.certFrom, gr.certTo = int32(cf), int32(len(p.cert))
+			gr.setCert(p.cert, cf, len(p.cert))
 		}
 		c.seen.put(procs, est, gr.at)
 		p.reserve(gr.at, gr.at+est, int(gr.n)*procs)
@@ -341,7 +350,7 @@ func (c *Conservative) compactCert() {
 // before D's last end. Otherwise stands finds no part D may lift and
 // reports that gr stands, its certificate unchanged.
 func (c *Conservative) mayLift(gr *resGroup) bool {
-	return len(c.rs.d) > 0 && gr.certFrom < gr.certTo && c.bp.cert[gr.certFrom].x < c.rs.dEnd
+	return len(c.rs.d) > 0 && gr.x0 < c.rs.dEnd
 }
 
 // stands reports whether gr's placement stands on the new profile (the
@@ -397,7 +406,7 @@ func (c *Conservative) stands(gr *resGroup, now float64) bool {
 			w++
 		}
 	}
-	gr.certTo = gr.certFrom + int32(w)
+	gr.setCert(c.bp.cert, int(gr.certFrom), int(gr.certFrom)+w)
 	return true
 }
 
@@ -490,8 +499,8 @@ func (c *Conservative) recordGroup() {
 	if !rs.rec || !(r.at > c.now) {
 		return
 	}
-	rs.groups = append(rs.groups, resGroup{procs: int32(r.procs), n: int32(r.pending), slotEnd: int32(len(rs.slots)),
-		certFrom: rs.cert0, certTo: int32(len(c.bp.cert)), est: r.est, at: r.at})
+	rs.groups = append(rs.groups, resGroup{procs: int32(r.procs), n: int32(r.pending), slotEnd: int32(len(rs.slots)), est: r.est, at: r.at})
+	rs.groups[len(rs.groups)-1].setCert(c.bp.cert, int(rs.cert0), len(c.bp.cert))
 }
 
 // certSkip records that the steps from (pa, ka) up to (pb, kb) (pb < 0:

@@ -35,7 +35,8 @@ func TestConservativeReuseCertificate(t *testing.T) {
 			c.rs.d[0].estEnd, c.rs.dEnd = 45, 45
 		}
 		c.sortLifts()
-		gr := &resGroup{procs: 4, n: 1, certFrom: 0, certTo: 2, est: tc.est, at: 50}
+		gr := &resGroup{procs: 4, n: 1, est: tc.est, at: 50}
+		gr.setCert(c.bp.cert, 0, 2)
 		if got := c.stands(gr, 0); got != tc.stands {
 			t.Fatalf("case %d: stands %v, want %v", k, got, tc.stands)
 		}
@@ -178,7 +179,8 @@ func TestConservativeMayLift(t *testing.T) {
 			c.rs.dEnd = max(c.rs.dEnd, end)
 		}
 		c.sortLifts()
-		gr := &resGroup{procs: 6, n: 1, certTo: int32(len(c.bp.cert)), est: float64(1 + rng.IntN(10)), at: x + 5}
+		gr := &resGroup{procs: 6, n: 1, est: float64(1 + rng.IntN(10)), at: x + 5}
+		gr.setCert(c.bp.cert, 0, len(c.bp.cert))
 		if c.mayLift(gr) {
 			continue
 		}
