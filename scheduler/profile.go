@@ -398,7 +398,7 @@ func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
 	// whole says the search rules out every start from the first step
 	// (with its certificate, if recorded): it is then remembered for
 	// later searches (searchmemo.go).
-	cf, whole := len(p.cert), !(lb > p.first[0])
+	cf, whole, cost := len(p.cert), !(lb > p.first[0]), 0
 	if p.ruled.n == 0 {
 		// Nothing to bound this search by.
 	} else if m, ok := p.ruled.bound(procs, dur, lb, p.rec); ok {
@@ -419,11 +419,13 @@ func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
 		} else {
 			whole = true
 		}
-		lb = m.at
+		lb, cost = m.at, m.cost
 	}
-	t, low := p.search(procs, dur, lb)
-	if whole && t > p.first[0] && !math.IsInf(t, 1) { // (a start at the first step bounds nothing)
-		p.ruled.put(procs, dur, t, cf, len(p.cert), p.rec)
+	t, low, its := p.search(procs, dur, lb)
+	// Answers that took few candidates are not worth the memo's upkeep
+	// (nor copying their certificates).
+	if cost += its; whole && cost >= memoMinCost && t > p.first[0] && !math.IsInf(t, 1) {
+		p.ruled.put(procs, dur, t, cf, len(p.cert), cost, p.rec)
 	}
 	return t, low
 }
@@ -443,27 +445,28 @@ func sortSearchEnd(cert []certIv, t float64) int {
 	return lo
 }
 
-// search is earliest without the memo.
-func (p *blockProfile) search(procs int, dur, lb float64) (float64, int) {
+// search is earliest without the memo; it also returns how many
+// candidate starts it tried.
+func (p *blockProfile) search(procs int, dur, lb float64) (float64, int, int) {
 	pos, k := p.hitPos, p.hitK // lb is often the last start found (step times are distinct)
 	if pos >= len(p.ord) || k >= int(p.n[pos]) || p.t[p.base(pos)+k] != lb {
 		pos, k = p.locate(lb)
 	}
-	for {
+	for its := 1; ; its++ {
 		fpos, fk := pos, k
 		pos, k = p.nextFit(pos, k, procs)
 		if p.rec && (pos != fpos || k != fk) {
 			p.certSkip(fpos, fk, pos, k, procs)
 		}
 		if pos < 0 {
-			return math.Inf(1), 0
+			return math.Inf(1), 0, its
 		}
 		start := p.t[p.base(pos)+k]
 		end := start + dur
 		mpos, mk, low := p.nextBlock(pos, k, procs, end)
 		if mpos < 0 {
 			p.hitPos, p.hitK = pos, k
-			return start, low
+			return start, low, its
 		}
 		if p.rec {
 			p.certStep(mpos, mk, procs)
@@ -473,7 +476,7 @@ func (p *blockProfile) search(procs int, dur, lb float64) (float64, int) {
 		if k == int(p.n[pos]) {
 			pos, k = pos+1, 0
 			if pos == len(p.ord) {
-				return math.Inf(1), 0
+				return math.Inf(1), 0, its
 			}
 		}
 	}

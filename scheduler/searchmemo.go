@@ -26,14 +26,19 @@ type searchMemo struct {
 
 const memoSize = 64
 
+// memoMinCost is the fewest candidate starts (its own and those of the
+// answers it started from) for which a search is remembered.
+const memoMinCost = 16
+
 // memoEntry is one remembered search: procs processors over dur, found
 // at, its certificate (ruling out every start before at) cert[cf:ct] if
-// hasCert.
+// hasCert, and the candidate starts it and the answers it started from
+// tried (cost).
 type memoEntry struct {
-	procs   int
-	dur, at float64
-	cf, ct  int
-	hasCert bool
+	procs        int
+	dur, at      float64
+	cf, ct, cost int
+	hasCert      bool
 }
 
 // clear forgets every answer.
@@ -46,8 +51,8 @@ func (a *memoEntry) dominates(b *memoEntry) bool {
 
 // put remembers an answer, unless one remembered dominates it; it drops
 // those it dominates, and once full replaces the oldest.
-func (m *searchMemo) put(procs int, dur, at float64, cf, ct int, hasCert bool) {
-	e := memoEntry{procs: procs, dur: dur, at: at, cf: cf, ct: ct, hasCert: hasCert}
+func (m *searchMemo) put(procs int, dur, at float64, cf, ct, cost int, hasCert bool) {
+	e := memoEntry{procs: procs, dur: dur, at: at, cf: cf, ct: ct, cost: cost, hasCert: hasCert}
 	w := 0
 	for i := range m.n {
 		if m.procs[i] <= procs && m.dur[i] <= dur && m.at[i] >= at && m.e[i].dominates(&e) {

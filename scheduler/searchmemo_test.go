@@ -13,9 +13,9 @@ import (
 // forgets everything.
 func TestSearchMemoBound(t *testing.T) {
 	var m searchMemo
-	m.put(4, 100, 50, 0, 3, true)
-	m.put(2, 200, 80, 3, 5, false)
-	m.put(4, 100, 40, 5, 6, true) // dominated by the first: not kept
+	m.put(4, 100, 50, 0, 3, 0, true)
+	m.put(2, 200, 80, 3, 5, 0, false)
+	m.put(4, 100, 40, 5, 6, 0, true) // dominated by the first: not kept
 	if m.n != 2 {
 		t.Fatalf("%d answers kept, want 2", m.n)
 	}
@@ -39,7 +39,7 @@ func TestSearchMemoBound(t *testing.T) {
 			t.Fatalf("case %d: bound = %v %v, want at %v", k, e, ok, tc.at)
 		}
 	}
-	m.put(1, 50, 90, 6, 9, true) // dominates both
+	m.put(1, 50, 90, 6, 9, 0, true) // dominates both
 	if m.n != 1 || m.e[0].at != 90 {
 		t.Fatalf("after a dominating answer: %v", m.e[:m.n])
 	}
@@ -48,7 +48,7 @@ func TestSearchMemoBound(t *testing.T) {
 		t.Fatal("an answer survived clear")
 	}
 	for k := range memoSize + 5 { // the oldest go once full
-		m.put(1+k, float64(1000-k), float64(k+1), k, k, false)
+		m.put(1+k, float64(1000-k), float64(k+1), k, k, 0, false)
 	}
 	if m.n != memoSize || m.e[0].procs != 6 || m.e[memoSize-1].procs != memoSize+5 {
 		t.Fatalf("full memo holds %d answers from %d to %d", m.n, m.e[0].procs, m.e[m.n-1].procs)
