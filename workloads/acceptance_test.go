@@ -153,3 +153,23 @@ func BenchmarkLoadRICC(b *testing.B) {
 	}
 	b.ReportMetric(float64(sinkJobs)*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
 }
+
+// BenchmarkLoadSequential is BenchmarkLoadRICC on one Reader, the
+// reference Load's parallel reader is measured against.
+func BenchmarkLoadSequential(b *testing.B) {
+	path := sharedtest.Path(b, "traces/RICC-2010-2.swf.gz")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(42432598)
+	for b.Loop() {
+		tr, err := loadSeqReader(bytesReader(data), Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkJobs = len(tr.Jobs)
+	}
+	b.ReportMetric(float64(sinkJobs)*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+}
