@@ -3,7 +3,10 @@ package workloads
 import (
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"drsim/internal/sharedtest"
 )
@@ -154,22 +157,53 @@ func BenchmarkLoadRICC(b *testing.B) {
 	b.ReportMetric(float64(sinkJobs)*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
 }
 
-// BenchmarkLoadSequential is BenchmarkLoadRICC on one Reader, the
-// reference Load's parallel reader is measured against.
-func BenchmarkLoadSequential(b *testing.B) {
-	path := sharedtest.Path(b, "traces/RICC-2010-2.swf.gz")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.SetBytes(42432598)
-	for b.Loop() {
-		tr, err := loadSeqReader(bytesReader(data), Options{})
-		if err != nil {
-			b.Fatal(err)
+// BenchmarkLoadFile reads three shared traces from disk as a DR run does
+// (LoadFile: parallel parse), and as one Reader ("sequential"), reporting
+// the CPU time per load beside the wall time (ns/op), since on a shared
+// machine only the CPU time is steady.
+func BenchmarkLoadFile(b *testing.B) {
+	for _, name := range []string{"RICC-2010-2.swf.gz", "CEA-Curie-2011-2.1-cln.swf.gz", "HPC2N-2002-2.2-cln.swf.gz"} {
+		path := sharedtest.Path(b, "traces/"+name)
+		short, _, _ := strings.Cut(name, "-20")
+		for _, seq := range []bool{false, true} {
+			sub := short
+			if seq {
+				sub += "/sequential"
+			}
+			b.Run(sub, func(b *testing.B) {
+				b.ReportAllocs()
+				cpu0 := cpuTime()
+				for b.Loop() {
+					tr, err := loadFileWith(path, seq)
+					if err != nil {
+						b.Fatal(err)
+					}
+					sinkJobs = len(tr.Jobs)
+				}
+				b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+			})
 		}
-		sinkJobs = len(tr.Jobs)
 	}
-	b.ReportMetric(float64(sinkJobs)*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+}
+
+// loadFileWith is LoadFile, or LoadFile on one Reader.
+func loadFileWith(path string, seq bool) (*Trace, error) {
+	if !seq {
+		return LoadFile(path, Options{})
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return loadSeqReader(f, Options{File: path})
+}
+
+// cpuTime is the process's user and system time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -32,7 +32,7 @@ func Load(r io.Reader, opt Options) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	if w := loadWorkers(); w > 1 && !opt.Strict && opt.Format != FormatSacct {
+	if w := loadWorkers(); w > 0 && !opt.Strict && opt.Format != FormatSacct {
 		return loadParallel(src, gz, opt, w, parChunkSize)
 	}
 	return loadSequential(src, gz, opt)

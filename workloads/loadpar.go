@@ -9,7 +9,7 @@ import (
 )
 
 // Load's parallel reader. One goroutine decompresses the input into chunks
-// of whole lines; workers split the chunks into lines and parse their
+// of whole lines; workers and the caller split the chunks into lines and parse their
 // records (parseRecord and derive, which depend on nothing but the line
 // and the Options); the caller takes the chunks back in file order and
 // applies everything that depends on the lines before (line numbers, the
@@ -32,21 +32,24 @@ const (
 	parMaxLine   = 16 << 10  // longer lines are left to the sequential reader
 )
 
-// loadWorkers is the number of parsing goroutines: one per processor the
-// Go scheduler runs on, at most 4 (the decompressor takes one too).
-func loadWorkers() int { return min(runtime.GOMAXPROCS(0), 4) }
+// loadWorkers is the number of goroutines that parse beside the caller:
+// one per processor the Go scheduler runs on but the caller's, at most 3
+// (the decompressor takes a share too).
+func loadWorkers() int { return min(runtime.GOMAXPROCS(0)-1, 3) }
 
 var bom = []byte("\xef\xbb\xbf")
 
 // parChunk is one piece of the input: whole lines, except in the final
 // chunk (the rest of the input) and in a chunk with no newline at all.
 type parChunk struct {
-	buf   []byte
-	text  []byte
-	err   error // final chunk: io.EOF or the read error
-	final bool
-	first bool // the input's first chunk (a BOM starts line 1)
-	ready chan struct{}
+	buf    []byte
+	text   []byte
+	err    error // final chunk: io.EOF or the read error
+	final  bool
+	first  bool          // the input's first chunk (a BOM starts line 1)
+	claim  atomic.Bool   // a worker or the caller has taken the chunk to parse
+	ready  chan struct{} // a worker has parsed it
+	parsed bool          // the caller knows it is parsed
 
 	// The worker's results.
 	clean     bool
@@ -125,17 +128,19 @@ func (c *parChunk) parse(opt *Options) {
 
 // parLoad runs the reading and parsing goroutines of one loadParallel.
 type parLoad struct {
-	opt   Options
-	size  int
-	work  chan *parChunk // to the workers
-	order chan *parChunk // to the caller, in file order
-	free  chan *parChunk
-	done  chan struct{}
-	raw   atomic.Bool // the caller reads raw text from now on: do not parse
+	opt     Options
+	size    int
+	workers int
+	work    chan *parChunk // to the workers
+	order   chan *parChunk // to the caller, in file order
+	free    chan *parChunk
+	done    chan struct{}
+	raw     atomic.Bool // the caller reads raw text from now on: do not parse
+	ahead   []*parChunk // the caller's: chunks from order, in file order
 }
 
 func startParLoad(src io.Reader, opt Options, workers, size int) *parLoad {
-	p := &parLoad{opt: opt, size: size, work: make(chan *parChunk, parChunks), order: make(chan *parChunk, parChunks),
+	p := &parLoad{opt: opt, size: size, workers: workers, ahead: make([]*parChunk, 0, parChunks), work: make(chan *parChunk, parChunks), order: make(chan *parChunk, parChunks),
 		free: make(chan *parChunk, parChunks), done: make(chan struct{})}
 	for range parChunks {
 		p.free <- &parChunk{ready: make(chan struct{}, 1)}
@@ -168,8 +173,7 @@ func (p *parLoad) get() *parChunk {
 }
 
 // read fills chunks from src and cuts each after its last newline, the
-// rest starting the next one. Sends never block: each channel holds every
-// chunk.
+// rest starting the next one.
 func (p *parLoad) read(src io.Reader) {
 	defer close(p.work)
 	c := p.get()
@@ -183,8 +187,7 @@ func (p *parLoad) read(src io.Reader) {
 		c.first, first = first, false
 		if err != nil {
 			c.text, c.err, c.final = c.buf[:n], err, true
-			p.work <- c
-			p.order <- c
+			p.send(c)
 			return
 		}
 		next := p.get()
@@ -197,27 +200,93 @@ func (p *parLoad) read(src io.Reader) {
 		}
 		k := copy(next.buf, c.buf[cut:n])
 		c.text, c.err, c.final = c.buf[:cut], nil, false
-		p.work <- c
-		p.order <- c
+		p.send(c)
 		c, n = next, k
 	}
 }
 
+// send hands a filled chunk to the caller, and to the workers unless
+// their queue is full (of chunks the caller took before them, if they are
+// not running): the caller then parses it. Neither send blocks: the
+// caller's queue holds every chunk.
+func (p *parLoad) send(c *parChunk) {
+	c.claim.Store(false)
+	c.parsed = false
+	if p.workers > 0 {
+		select {
+		case p.work <- c:
+		default:
+		}
+	}
+	p.order <- c
+}
+
+// parse is a worker: it parses the chunks the caller has not taken.
 func (p *parLoad) parse() {
 	for c := range p.work {
-		c.clean = false
-		if !p.raw.Load() {
-			c.parse(&p.opt)
+		if c.claim.CompareAndSwap(false, true) {
+			p.run(c)
+			c.ready <- struct{}{}
 		}
-		c.ready <- struct{}{}
 	}
 }
 
-// next returns the next chunk in file order once its worker is done.
+func (p *parLoad) run(c *parChunk) {
+	c.clean = false
+	if !p.raw.Load() {
+		c.parse(&p.opt)
+	}
+}
+
+// next returns the next chunk in file order, parsed: by the caller when
+// no worker has taken it; else, while a worker parses it, the caller
+// parses later chunks that no worker has taken, and waits only when there
+// are none.
 func (p *parLoad) next() *parChunk {
-	c := <-p.order
-	<-c.ready
+	if len(p.ahead) == 0 {
+		p.ahead = append(p.ahead, <-p.order)
+	}
+	c := p.ahead[0]
+	for !c.parsed {
+		switch {
+		case c.claim.CompareAndSwap(false, true):
+			p.run(c)
+			c.parsed = true
+			continue
+		case p.steal():
+			continue
+		}
+		select {
+		case <-c.ready:
+			c.parsed = true
+		case d := <-p.order:
+			p.ahead = append(p.ahead, d)
+		}
+	}
+	p.ahead = p.ahead[:copy(p.ahead, p.ahead[1:])]
 	return c
+}
+
+// steal parses the first chunk after the next one in file order that no
+// worker has taken, if any.
+func (p *parLoad) steal() bool {
+	for {
+		select {
+		case d := <-p.order:
+			p.ahead = append(p.ahead, d)
+			continue
+		default:
+		}
+		break
+	}
+	for _, d := range p.ahead[1:] {
+		if !d.parsed && d.claim.CompareAndSwap(false, true) {
+			p.run(d)
+			d.parsed = true
+			return true
+		}
+	}
+	return false
 }
 
 func (p *parLoad) release(c *parChunk) { p.free <- c }
@@ -250,8 +319,8 @@ func (s *parStream) Read(b []byte) (int, error) {
 	return n, nil
 }
 
-// loadParallel is loadSequential with the SWF lines parsed on workers
-// goroutines, the input read in chunks of size bytes.
+// loadParallel is loadSequential with the SWF lines parsed by the caller
+// and workers more goroutines, the input read in chunks of size bytes.
 func loadParallel(src io.Reader, gz bool, opt Options, workers, size int) (*Trace, error) {
 	p := startParLoad(src, opt, workers, size)
 	defer p.stop()

@@ -100,7 +100,7 @@ func TestLoadParallelSharedTraces(t *testing.T) {
 			{Options{File: name}, 2, parChunkSize},
 			{Options{File: name, ProcsField: ProcsAlloc, EstimateField: EstimateRun}, 3, 10007},
 			{Options{File: name, MaxJobs: 60000}, 2, 65536},
-			{Options{File: name, MachineProcs: 64}, 1, parChunkSize},
+			{Options{File: name, MachineProcs: 64}, 0, parChunkSize},
 		} {
 			if err := sameLoad(t, name, data, c.opt, c.workers, c.size); err != nil {
 				t.Fatalf("%s: %v", name, err)
@@ -233,7 +233,7 @@ func TestLoadParallelRandom(t *testing.T) {
 		opt := opts[rng.IntN(len(opts))]
 		opt.File = "r.swf"
 		what := fmt.Sprintf("trace %d (bad %v, %+v)", i, bad, opt)
-		workers, size := 1+rng.IntN(3), sizes[rng.IntN(len(sizes))]
+		workers, size := rng.IntN(3), sizes[rng.IntN(len(sizes))]
 		if sameLoad(t, what, data, opt, workers, size) != nil {
 			errs++
 		}
@@ -292,7 +292,7 @@ func TestLoadParallelBoundaries(t *testing.T) {
 		}
 		for size := 16; size <= 200; size++ {
 			for _, opt := range []Options{{File: "b.swf"}, {File: "b.swf", MaxJobs: 1}} {
-				sameLoad(t, name, []byte(s), opt, 1+size%3, size)
+				sameLoad(t, name, []byte(s), opt, size%3, size)
 			}
 		}
 		sameLoad(t, name+" gzip", gzipped([]byte(s)), Options{File: "b.swf"}, 2, 64)
