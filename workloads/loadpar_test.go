@@ -338,3 +338,17 @@ func TestLoadParallelStops(t *testing.T) {
 		}
 	}
 }
+
+// FuzzLoadParallel: loadParallel equals loadSequential on any input (SWF
+// or not, plain or gzip), with chunks of 16 to 527 bytes (so that lines
+// straddle them), 0 to 2 workers and any MaxJobs.
+func FuzzLoadParallel(f *testing.F) {
+	addSWFSeeds(f, func(b []byte) { f.Add(b, false, uint16(64), uint8(1), uint8(0)) })
+	f.Add([]byte(strings.Repeat("1 0 0 5 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n", 20)), true, uint16(40), uint8(2), uint8(7))
+	f.Fuzz(func(t *testing.T, data []byte, gz bool, size uint16, workers, maxJobs uint8) {
+		if gz {
+			data = gzipped(data)
+		}
+		sameLoad(t, "fuzz", data, Options{File: fuzzFile, MaxJobs: int(maxJobs % 8)}, int(workers%3), 16+int(size%512))
+	})
+}
