@@ -9,8 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"drsim/internal/sharedtest"
 )
@@ -324,9 +326,10 @@ func TestLoadParallelFixtures(t *testing.T) {
 	}
 }
 
-// Load stopped early (MaxJobs) or failing leaves no goroutine blocked:
-// many loads in a row finish, and the last one's result is right.
+// Load stopped early (MaxJobs) or failing leaves no goroutine behind once
+// the reads in progress end, and the results are right.
 func TestLoadParallelStops(t *testing.T) {
+	before := runtime.NumGoroutine()
 	data := randSWF(rand.New(rand.NewPCG(1, 2)), 5000, false)
 	for i := range 200 {
 		tr, err := loadParReader(bytes.NewReader(data), Options{MaxJobs: 1 + i}, 2, 128)
@@ -336,6 +339,18 @@ func TestLoadParallelStops(t *testing.T) {
 		if len(tr.Jobs) != 1+i || !tr.Report.Truncated {
 			t.Fatalf("MaxJobs %d: %d jobs, truncated %v", 1+i, len(tr.Jobs), tr.Report.Truncated)
 		}
+	}
+	bad := append(append([]byte(nil), data[:len(data)/2]...), "x\n"...)
+	for range 50 {
+		if _, err := loadParReader(bytes.NewReader(append(bad, data...)), Options{}, 2, 128); err == nil {
+			t.Fatal("no error for a bad line")
+		}
+	}
+	for wait := 0; runtime.NumGoroutine() > before; wait++ {
+		if wait == 100 {
+			t.Fatalf("%d goroutines left running (%d before)", runtime.NumGoroutine()-before, before)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
