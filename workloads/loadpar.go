@@ -248,12 +248,18 @@ func (p *parLoad) next() *parChunk {
 	}
 	c := p.ahead[0]
 	for !c.parsed {
-		switch {
-		case c.claim.CompareAndSwap(false, true):
+		if c.claim.CompareAndSwap(false, true) {
 			p.run(c)
 			c.parsed = true
+			break
+		}
+		select {
+		case <-c.ready: // before stealing more: the chunks go back to the reader soonest
+			c.parsed = true
 			continue
-		case p.steal():
+		default:
+		}
+		if p.steal() {
 			continue
 		}
 		select {
