@@ -9,9 +9,9 @@ import (
 )
 
 // Load's parallel reader. One goroutine decompresses the input into chunks
-// of whole lines; workers and the caller split the chunks into lines and parse their
-// records (parseRecord and derive, which depend on nothing but the line
-// and the Options); the caller takes the chunks back in file order and
+// of whole lines; workers and the caller split the chunks into lines and
+// parse their records (parseRecord and derive, which depend on nothing but
+// the line and the Options); the caller takes the chunks back in file order and
 // applies everything that depends on the lines before (line numbers, the
 // header, the machine size, drops, flags, ranges, MaxJobs) with the
 // Reader's own methods, on a Reader that has read the lines before.
@@ -140,7 +140,8 @@ type parLoad struct {
 }
 
 func startParLoad(src io.Reader, opt Options, workers, size int) *parLoad {
-	p := &parLoad{opt: opt, size: size, workers: workers, ahead: make([]*parChunk, 0, parChunks), work: make(chan *parChunk, parChunks), order: make(chan *parChunk, parChunks),
+	p := &parLoad{opt: opt, size: size, workers: workers, ahead: make([]*parChunk, 0, parChunks),
+		work: make(chan *parChunk, parChunks), order: make(chan *parChunk, parChunks),
 		free: make(chan *parChunk, parChunks), done: make(chan struct{})}
 	for range parChunks {
 		p.free <- &parChunk{ready: make(chan struct{}, 1)}
