@@ -21,9 +21,10 @@ type Trace struct {
 
 // Load reads every job from r (plain or gzip; SWF or a sacct log, see
 // Options.Format), keeps at most opt.MaxJobs, and sorts the jobs by submit
-// time. SWF lines are split and parsed on worker goroutines and handed
-// over in file order (loadpar.go); strict reads and sacct logs are read
-// by one Reader. Either way the result, or the error, is the Reader's.
+// time. With GOMAXPROCS above 1, SWF lines are parsed on the caller and
+// worker goroutines and applied in file order (loadpar.go); strict reads,
+// sacct logs and GOMAXPROCS 1 use one Reader. Either way the result, or
+// the error, is the Reader's.
 func Load(r io.Reader, opt Options) (*Trace, error) {
 	if opt.File == "" {
 		opt.File = "<input>"
