@@ -21,6 +21,7 @@ FUZZPARALLEL=${FUZZPARALLEL:-1}
 TARGETS="
 ./workloads FuzzReader
 ./workloads FuzzLoad
+./workloads FuzzLoadParallel
 ./workloads FuzzParseRecord
 ./workloads FuzzSacctReader
 ./contracts FuzzPricesCSV

@@ -3,7 +3,10 @@ package workloads
 import (
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"drsim/internal/sharedtest"
 )
@@ -152,4 +155,55 @@ func BenchmarkLoadRICC(b *testing.B) {
 		sinkJobs = len(tr.Jobs)
 	}
 	b.ReportMetric(float64(sinkJobs)*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+}
+
+// BenchmarkLoadFile reads three shared traces from disk as a DR run does
+// (LoadFile: parallel parse), and as one Reader ("sequential"), reporting
+// the CPU time per load beside the wall time (ns/op), since on a shared
+// machine only the CPU time is steady.
+func BenchmarkLoadFile(b *testing.B) {
+	for _, name := range []string{"RICC-2010-2.swf.gz", "CEA-Curie-2011-2.1-cln.swf.gz", "HPC2N-2002-2.2-cln.swf.gz"} {
+		path := sharedtest.Path(b, "traces/"+name)
+		short, _, _ := strings.Cut(name, "-20")
+		for _, seq := range []bool{false, true} {
+			sub := short
+			if seq {
+				sub += "/sequential"
+			}
+			b.Run(sub, func(b *testing.B) {
+				b.ReportAllocs()
+				cpu0 := cpuTime()
+				for b.Loop() {
+					tr, err := loadFileWith(path, seq)
+					if err != nil {
+						b.Fatal(err)
+					}
+					sinkJobs = len(tr.Jobs)
+				}
+				b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+			})
+		}
+	}
+}
+
+// loadFileWith is LoadFile, or LoadFile on one Reader.
+func loadFileWith(path string, seq bool) (*Trace, error) {
+	if !seq {
+		return LoadFile(path, Options{})
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return loadSeqReader(f, Options{File: path})
+}
+
+// cpuTime is the process's user and system time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -6,7 +6,8 @@
 // Estimate), reader.go (the streaming Reader and its Options), parse.go
 // (the allocation-free line parser), header.go (the "; Key: value" header),
 // report.go (anomaly reasons and the Report), load.go (Load/LoadFile into a
-// Trace), write.go (WriteSWF), lublin.go (the Lublin–Feitelson generator),
+// Trace), loadpar.go (Load's parallel parse), readahead.go and pipe.go
+// (decompression and parsing on goroutines of their own), write.go (WriteSWF), lublin.go (the Lublin–Feitelson generator),
 // errors.go (ParseError and its sentinels); sacct_cols.go (format
 // detection, the columns and Slurm states), sacct.go (the sacct line
 // parser and its anomaly policy), sacct_values.go (job ids, counts, TRES,

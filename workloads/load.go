@@ -21,7 +21,10 @@ type Trace struct {
 
 // Load reads every job from r (plain or gzip; SWF or a sacct log, see
 // Options.Format), keeps at most opt.MaxJobs, and sorts the jobs by submit
-// time.
+// time. With GOMAXPROCS above 1, SWF lines are parsed on the caller and
+// worker goroutines and applied in file order (loadpar.go); strict reads,
+// sacct logs and GOMAXPROCS 1 use one Reader. Either way the result, or
+// the error, is the Reader's.
 func Load(r io.Reader, opt Options) (*Trace, error) {
 	if opt.File == "" {
 		opt.File = "<input>"
@@ -30,6 +33,15 @@ func Load(r io.Reader, opt Options) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
+	if w := loadWorkers(); w > 0 && !opt.Strict && opt.Format != FormatSacct {
+		return loadParallel(src, gz, opt, w, parChunkSize)
+	}
+	return loadSequential(src, gz, opt)
+}
+
+// loadSequential is Load on one Reader (src from openStream), with
+// decompression on a goroutine of its own.
+func loadSequential(src io.Reader, gz bool, opt Options) (*Trace, error) {
 	if gz {
 		ra := newReadAhead(src)
 		defer ra.Close()
@@ -50,6 +62,13 @@ func Load(r io.Reader, opt Options) (*Trace, error) {
 		}
 		jobs = append(jobs, j)
 	}
+	return rd.trace(jobs), nil
+}
+
+// trace is the Trace of a Reader that has returned io.EOF, with its kept
+// jobs: shifted to the earliest submit (sacct) and sorted by submit
+// (stable) when they were out of order.
+func (rd *Reader) trace(jobs []Job) *Trace {
 	if d := rd.Shift(); d != 0 {
 		for i := range jobs {
 			jobs[i].Submit += d
@@ -60,7 +79,7 @@ func Load(r io.Reader, opt Options) (*Trace, error) {
 	}
 	procs, source := rd.Machine()
 	return &Trace{Header: *rd.Header(), Jobs: jobs, Report: *rd.Report(),
-		MachineProcs: procs, MachineSource: source, File: rd.opt.File, Names: rd.Names()}, nil
+		MachineProcs: procs, MachineSource: source, File: rd.opt.File, Names: rd.Names()}
 }
 
 // capHint guesses the job count from the header (which may describe the raw

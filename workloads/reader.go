@@ -254,20 +254,29 @@ func (r *Reader) record(line []byte) (j Job, keep bool, err error) {
 			Name: fieldName(field), Value: string(r.token(line, field)), Err: k.err()}
 	}
 	j.Line = r.rep.Lines
-	procsField := r.derive(&j)
-	if reason, ok := r.dropReason(&j); ok {
+	procsField := derive(&r.opt, &j)
+	keep, err = r.admit(line, &j, procsField)
+	return j, keep, err
+}
+
+// admit applies the anomaly policy to j, parsed from line (the current
+// line) with Procs from procsField: it counts a dropped record and
+// returns false, or flags a kept one and folds it into the ranges. line
+// and procsField are read only for strict-mode errors.
+func (r *Reader) admit(line []byte, j *Job, procsField int) (bool, error) {
+	if reason, ok := r.dropReason(j); ok {
 		if r.opt.Strict {
-			return j, false, r.strictError(line, reason, procsField, &j)
+			return false, r.strictError(line, reason, procsField, j)
 		}
 		r.rep.add(reason, r.rep.Lines)
 		r.rep.Dropped++
-		return j, false, nil
+		return false, nil
 	}
-	if err := r.flag(line, &j); err != nil {
-		return j, false, err
+	if err := r.flag(line, j); err != nil {
+		return false, err
 	}
-	r.rep.observe(&j)
-	return j, true, nil
+	r.rep.observe(j)
+	return true, nil
 }
 
 func (r *Reader) token(line []byte, field int) []byte {
@@ -287,11 +296,12 @@ func (r *Reader) countError(line []byte, n int) error {
 	return e
 }
 
-// derive fills Procs and Estimate and returns the field Procs came from.
-func (r *Reader) derive(j *Job) int {
+// derive fills Procs and Estimate as opt says and returns the field Procs
+// came from.
+func derive(opt *Options, j *Job) int {
 	f := 8
 	first, second := j.ReqProcs, j.AllocProcs
-	if r.opt.ProcsField == ProcsAlloc {
+	if opt.ProcsField == ProcsAlloc {
 		f, first, second = 5, j.AllocProcs, j.ReqProcs
 	}
 	j.Procs = first
@@ -302,7 +312,7 @@ func (r *Reader) derive(j *Job) int {
 		}
 	}
 	j.Estimate = j.Run
-	if r.opt.EstimateField == EstimateReq && j.ReqTime > 0 {
+	if opt.EstimateField == EstimateReq && j.ReqTime > 0 {
 		j.Estimate = j.ReqTime
 	}
 	return f

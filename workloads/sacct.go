@@ -141,7 +141,7 @@ func (r *Reader) sacctRecord(line []byte) (j Job, keep bool, err error) {
 	r.rep.States[f.state]++
 	f.fill(sc, line, &j)
 	j.Line = r.rep.Lines
-	r.derive(&j)
+	derive(&r.opt, &j)
 	if reason, c, ok := r.sacctDropReason(&f, &j); ok {
 		if r.opt.Strict {
 			return j, false, r.sacctStrict(line, reason, c, &j)
@@ -377,7 +377,7 @@ func (r *Reader) sacctDropReason(f *sacctFields, j *Job) (Reason, sacctCol, bool
 	switch {
 	case !f.started && done && r.opt.KeepUnstarted:
 		j.Run, j.Wait = 0, -1 // kept: a submit that never ran
-		r.derive(j)
+		derive(&r.opt, j)
 	case !f.started:
 		if !done {
 			return NotFinished, colState, true

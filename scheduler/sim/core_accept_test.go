@@ -125,8 +125,9 @@ func auditRun(t *testing.T, spec Spec) *Result {
 }
 
 // TestDeterminism runs the same spec twice, under GOMAXPROCS 1 and 2, and
-// compares every output byte. (Loading overlaps gunzip and parsing on two
-// goroutines; nothing else in a run is concurrent.)
+// compares every output byte. (Reading overlaps gunzip and parsing on
+// goroutines of their own, and under GOMAXPROCS 2 Load parses on two;
+// nothing else in a run is concurrent.)
 func TestDeterminism(t *testing.T) {
 	gen, err := workloads.Lublin(workloads.LublinConfig{Jobs: 3000, Seed: 7, RateFactor: 2})
 	if err != nil {
