@@ -114,6 +114,10 @@ type MCKP struct {
 	hull, hullStart  []int32   // every class's hull of its undominated options (relax)
 	pincs, scratch   []mckpInc // probe: the increments of the classes but the giant
 	noProbe          bool      // tests: no probe (the reference it is compared with)
+	noSkip           bool      // tests: no hopeless check (the reference it is compared with)
+	skipIncs         []lpInc   // hopeless: the increments of the classes but the first
+	skipScratch      []lpInc   // hopeless: lpAt's copy of them
+	skipped          int       // tests: rounds hopeless skipped
 	lambda, best     float64
 	slackW, slackC   float64
 	capacity         float64
@@ -250,18 +254,38 @@ func (s *MCKP) rounds(classes [][]Option) (choice []int, cost float64, ok, done 
 			s.target = s.best
 		}
 		s.filter(classes, s.target)
-		s.order(classes)
-		s.suffixes(classes)
 		if s.heavy || !s.lpBuilt {
 			s.lpSel, s.lpStart = s.undom, s.undomStart
 			if s.heavy {
 				s.lpSel, s.lpStart = s.active, s.actStart
 			}
-			s.lpb.build(s, classes, s.lpSel, s.lpStart, !s.heavy)
+			s.lpb.collect(s, classes, s.lpSel, s.lpStart, !s.heavy)
 			s.slackLP = s.slackC + 4*float64(len(classes)+len(s.lpb.incs)+2)*0x1p-52*(s.lpb.absG+math.Abs(s.lpb.baseC)) +
 				s.lpb.maxEff*s.slackW*(1+float64(len(s.lpb.incs))/float64(len(classes)+2))
+			if s.heavy && !last && !s.noSkip {
+				// A round that surely finds nothing costs its work count
+				// (pareto's at the first position) and proves its target.
+				if j0, skip := s.hopeless(classes); skip {
+					s.skipped++
+					if s.Budget >= 0 {
+						budget := s.Budget
+						if budget == 0 {
+							budget = DefaultBudget
+						}
+						if s.work += int(s.actStart[j0+1] - s.actStart[j0]); s.work > budget {
+							s.work = -1 // as pareto: out of budget
+							return nil, 0, false, false
+						}
+					}
+					s.proven = max(s.proven, s.target-s.slackC)
+					continue
+				}
+			}
+			s.lpb.finish(len(classes))
 			s.lpBuilt = true
 		}
+		s.order(classes)
+		s.suffixes(classes)
 		s.lpb.reset()
 		choice, cost, ok := s.search(classes)
 		if s.work < 0 {
