@@ -116,7 +116,6 @@ type MCKP struct {
 	noProbe          bool      // tests: no probe (the reference it is compared with)
 	noSkip           bool      // tests: no hopeless check (the reference it is compared with)
 	skipIncs         []lpInc   // hopeless: the increments of the classes but the first
-	skipScratch      []lpInc   // hopeless: lpAt's copy of them
 	skipped          int       // tests: rounds hopeless skipped
 	lambda, best     float64
 	slackW, slackC   float64
@@ -338,6 +337,15 @@ func (s *MCKP) reduce(classes [][]Option) bool {
 	var absW float64
 	for j, opts := range classes {
 		s.undomStart[j] = int32(len(s.undom))
+		if maxW, ok := s.reduceSorted(opts); ok {
+			// Finite options in strictly ascending weight (DR's level
+			// tables): the sort below would leave them in place.
+			last := opts[s.undom[len(s.undom)-1]]
+			s.minW[j], s.minC[j] = opts[s.undom[s.undomStart[j]]].Weight, last.Cost
+			absW += maxW
+			continue
+		}
+		s.undom = s.undom[:s.undomStart[j]]
 		idx := s.tmpIdx[:0]
 		for k, o := range opts {
 			if isFiniteF(o.Weight) && isFiniteF(o.Cost) {
@@ -366,6 +374,28 @@ func (s *MCKP) reduce(classes [][]Option) bool {
 	s.undomStart[m] = int32(len(s.undom))
 	s.slackW = 4 * float64(m+2) * 0x1p-52 * (math.Abs(s.capacity) + absW)
 	return true
+}
+
+// reduceSorted is reduce's pass over a class whose options are finite
+// and in strictly ascending weight, so that sorting them by (weight, cost,
+// index) leaves them in place: it appends the undominated ones to s.undom
+// and returns the largest |weight| among them. It reports false, having
+// appended some, at the first option that breaks the premise (and for an
+// empty class).
+func (s *MCKP) reduceSorted(opts []Option) (maxW float64, ok bool) {
+	lastC, prevW := math.Inf(1), math.Inf(-1)
+	for k, o := range opts {
+		if !isFiniteF(o.Weight) || !isFiniteF(o.Cost) || !(o.Weight > prevW) {
+			return 0, false
+		}
+		prevW = o.Weight
+		if o.Cost < lastC {
+			s.undom = append(s.undom, int32(k))
+			lastC = o.Cost
+			maxW = max(maxW, math.Abs(o.Weight))
+		}
+	}
+	return maxW, len(opts) > 0
 }
 
 // mckpSortByWeight sorts option indices by (weight, cost, index) ascending with

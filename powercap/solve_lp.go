@@ -69,7 +69,8 @@ func (b *lpBound) collect(s *MCKP, classes [][]Option, sel, start []int32, undom
 		}
 		b.baseC += opts[act[0]].Cost
 		var h []int32
-		if undom {
+		if undom || len(act) == int(s.undomStart[j+1]-s.undomStart[j]) {
+			// All of the class's undominated options: relax's hull.
 			h = s.hull[s.hullStart[j]:s.hullStart[j+1]]
 		} else {
 			h = mckpHull(act, opts, s.tmpIdx[:0])

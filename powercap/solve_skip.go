@@ -1,6 +1,10 @@
 package powercap
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // hopeless reports whether the heavy-first round about to run (filter has
 // chosen its active options and s.lpb.collect their hull increments) is
@@ -45,13 +49,13 @@ func (s *MCKP) hopeless(classes [][]Option) (j0 int, ok bool) {
 			return j0, false
 		}
 	}
-	s.skipIncs = s.skipIncs[:0]
+	// collect leaves the increments in class order.
+	lo, _ := slices.BinarySearchFunc(b.incs, int32(j0), func(in lpInc, j int32) int { return cmp.Compare(in.class, j) })
+	hi, _ := slices.BinarySearchFunc(b.incs, int32(j0)+1, func(in lpInc, j int32) int { return cmp.Compare(in.class, j) })
+	s.skipIncs = append(append(s.skipIncs[:0], b.incs[:lo]...), b.incs[hi:]...)
 	sumDW := 0.0
-	for _, in := range b.incs {
-		if int(in.class) != j0 {
-			s.skipIncs = append(s.skipIncs, in)
-			sumDW += in.dw
-		}
+	for _, in := range s.skipIncs {
+		sumDW += in.dw
 	}
 	thr := min(s.best, s.target)
 	if !(s.slackLP <= math.MaxFloat64) {
@@ -67,8 +71,7 @@ func (s *MCKP) hopeless(classes [][]Option) (j0 int, ok bool) {
 		}
 		v := baseC
 		if free > 0 {
-			s.skipScratch = append(s.skipScratch[:0], s.skipIncs...)
-			v = lpAt(s.skipScratch, baseC, free)
+			v = lpAt(s.skipIncs, baseC, free) // reorders them (in the same way every run)
 		}
 		v += o.Cost
 		errLP := eps*(b.absG+math.Abs(baseC)+math.Abs(o.Cost)+b.maxEff*(math.Abs(s.capacity)+sumDW+sufA+math.Abs(o.Weight))) +
