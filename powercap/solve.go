@@ -258,7 +258,7 @@ func (s *MCKP) rounds(classes [][]Option) (choice []int, cost float64, ok, done 
 			if s.heavy {
 				s.lpSel, s.lpStart = s.active, s.actStart
 			}
-			s.lpb.collect(s, classes, s.lpSel, s.lpStart, !s.heavy)
+			s.lpb.collect(s, classes, s.lpSel, s.lpStart, true) // relax ran
 			s.slackLP = s.slackC + 4*float64(len(classes)+len(s.lpb.incs)+2)*0x1p-52*(s.lpb.absG+math.Abs(s.lpb.baseC)) +
 				s.lpb.maxEff*s.slackW*(1+float64(len(s.lpb.incs))/float64(len(classes)+2))
 			if s.heavy && !last && !s.noSkip {

@@ -44,20 +44,22 @@ type lpInc struct {
 
 // build collects the hull increments of every class's options in sel
 // (class j's are sel[start[j]:start[j+1]], weight ascending: the
-// undominated or the active ones; with undom, their hulls are relax's),
-// from s.relax's hull rule, sorts them by
+// undominated or the active ones, a subset of s.undom; with relaxed,
+// relax's hulls are those of the current classes and serve every class
+// whose options in sel are all its undominated ones), from s.relax's hull
+// rule, sorts them by
 // efficiency descending (ties by class, then weight) and groups their ranks
 // by class; reset fills the trees. A class without options makes φ
 // infinite.
-func (b *lpBound) build(s *MCKP, classes [][]Option, sel, start []int32, undom bool) {
-	b.collect(s, classes, sel, start, undom)
+func (b *lpBound) build(s *MCKP, classes [][]Option, sel, start []int32, relaxed bool) {
+	b.collect(s, classes, sel, start, relaxed)
 	b.finish(len(classes))
 }
 
 // collect is build's first half: it gathers the hull increments in class
 // order (each class's weight ascending), with baseC, maxEff and absG;
 // finish sorts and groups them.
-func (b *lpBound) collect(s *MCKP, classes [][]Option, sel, start []int32, undom bool) {
+func (b *lpBound) collect(s *MCKP, classes [][]Option, sel, start []int32, relaxed bool) {
 	b.incs = b.incs[:0]
 	b.baseC, b.maxEff, b.absG = 0, 0, 0
 	distinct := true
@@ -69,7 +71,7 @@ func (b *lpBound) collect(s *MCKP, classes [][]Option, sel, start []int32, undom
 		}
 		b.baseC += opts[act[0]].Cost
 		var h []int32
-		if undom || len(act) == int(s.undomStart[j+1]-s.undomStart[j]) {
+		if relaxed && len(act) == int(s.undomStart[j+1]-s.undomStart[j]) {
 			// All of the class's undominated options: relax's hull.
 			h = s.hull[s.hullStart[j]:s.hullStart[j+1]]
 		} else {
