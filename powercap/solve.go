@@ -114,6 +114,9 @@ type MCKP struct {
 	hull, hullStart  []int32   // every class's hull of its undominated options (relax)
 	pincs, scratch   []mckpInc // probe: the increments of the classes but the giant
 	noProbe          bool      // tests: no probe (the reference it is compared with)
+	noSkip           bool      // tests: no hopeless check (the reference it is compared with)
+	skipIncs         []lpInc   // hopeless: the increments of the classes but the first
+	skipped          int       // tests: rounds hopeless skipped
 	lambda, best     float64
 	slackW, slackC   float64
 	capacity         float64
@@ -250,18 +253,38 @@ func (s *MCKP) rounds(classes [][]Option) (choice []int, cost float64, ok, done 
 			s.target = s.best
 		}
 		s.filter(classes, s.target)
-		s.order(classes)
-		s.suffixes(classes)
 		if s.heavy || !s.lpBuilt {
 			s.lpSel, s.lpStart = s.undom, s.undomStart
 			if s.heavy {
 				s.lpSel, s.lpStart = s.active, s.actStart
 			}
-			s.lpb.build(s, classes, s.lpSel, s.lpStart, !s.heavy)
+			s.lpb.collect(s, classes, s.lpSel, s.lpStart, true) // relax ran
 			s.slackLP = s.slackC + 4*float64(len(classes)+len(s.lpb.incs)+2)*0x1p-52*(s.lpb.absG+math.Abs(s.lpb.baseC)) +
 				s.lpb.maxEff*s.slackW*(1+float64(len(s.lpb.incs))/float64(len(classes)+2))
+			if s.heavy && !last && !s.noSkip {
+				// A round that surely finds nothing costs its work count
+				// (pareto's at the first position) and proves its target.
+				if j0, skip := s.hopeless(classes); skip {
+					s.skipped++
+					if s.Budget >= 0 {
+						budget := s.Budget
+						if budget == 0 {
+							budget = DefaultBudget
+						}
+						if s.work += int(s.actStart[j0+1] - s.actStart[j0]); s.work > budget {
+							s.work = -1 // as pareto: out of budget
+							return nil, 0, false, false
+						}
+					}
+					s.proven = max(s.proven, s.target-s.slackC)
+					continue
+				}
+			}
+			s.lpb.finish(len(classes))
 			s.lpBuilt = true
 		}
+		s.order(classes)
+		s.suffixes(classes)
 		s.lpb.reset()
 		choice, cost, ok := s.search(classes)
 		if s.work < 0 {
@@ -314,6 +337,15 @@ func (s *MCKP) reduce(classes [][]Option) bool {
 	var absW float64
 	for j, opts := range classes {
 		s.undomStart[j] = int32(len(s.undom))
+		if maxW, ok := s.reduceSorted(opts); ok {
+			// Finite options in strictly ascending weight (DR's level
+			// tables): the sort below would leave them in place.
+			last := opts[s.undom[len(s.undom)-1]]
+			s.minW[j], s.minC[j] = opts[s.undom[s.undomStart[j]]].Weight, last.Cost
+			absW += maxW
+			continue
+		}
+		s.undom = s.undom[:s.undomStart[j]]
 		idx := s.tmpIdx[:0]
 		for k, o := range opts {
 			if isFiniteF(o.Weight) && isFiniteF(o.Cost) {
@@ -342,6 +374,28 @@ func (s *MCKP) reduce(classes [][]Option) bool {
 	s.undomStart[m] = int32(len(s.undom))
 	s.slackW = 4 * float64(m+2) * 0x1p-52 * (math.Abs(s.capacity) + absW)
 	return true
+}
+
+// reduceSorted is reduce's pass over a class whose options are finite
+// and in strictly ascending weight, so that sorting them by (weight, cost,
+// index) leaves them in place: it appends the undominated ones to s.undom
+// and returns the largest |weight| among them. It reports false, having
+// appended some, at the first option that breaks the premise (and for an
+// empty class).
+func (s *MCKP) reduceSorted(opts []Option) (maxW float64, ok bool) {
+	lastC, prevW := math.Inf(1), math.Inf(-1)
+	for k, o := range opts {
+		if !isFiniteF(o.Weight) || !isFiniteF(o.Cost) || !(o.Weight > prevW) {
+			return 0, false
+		}
+		prevW = o.Weight
+		if o.Cost < lastC {
+			s.undom = append(s.undom, int32(k))
+			lastC = o.Cost
+			maxW = max(maxW, math.Abs(o.Weight))
+		}
+	}
+	return maxW, len(opts) > 0
 }
 
 // mckpSortByWeight sorts option indices by (weight, cost, index) ascending with

@@ -19,19 +19,20 @@ import (
 // still to add, and a class's increments are removed when the search adds
 // the class. A query is O(log N).
 type lpBound struct {
-	incs    []lpInc
-	byClass []int32  // ranks of the increments, grouped by class
-	start   []int32  // class j's ranks are byClass[start[j]:start[j+1]]
-	pos     []int32  // scratch
-	tree    []lpNode // Fenwick tree of (weight, gain) sums, one node per cache access
-	baseC   float64  // Σ cost of the lightest undominated option of the classes left
-	total   float64  // baseC with every class in
-	maxEff  float64
-	absG    float64
-	log2N   int
-	sorter  descSorter
-	sorted  []lpInc   // scratch: incs permuted
-	last    lpDescent // value's last descent, valid until the trees change
+	incs     []lpInc
+	byClass  []int32  // ranks of the increments, grouped by class
+	start    []int32  // class j's ranks are byClass[start[j]:start[j+1]]
+	pos      []int32  // scratch
+	tree     []lpNode // Fenwick tree of (weight, gain) sums, one node per cache access
+	baseC    float64  // Σ cost of the lightest undominated option of the classes left
+	total    float64  // baseC with every class in
+	maxEff   float64
+	absG     float64
+	log2N    int
+	sorter   descSorter
+	sorted   []lpInc   // scratch: incs permuted
+	distinct bool      // collect: no two increments of a class have equal (or NaN) efficiencies
+	last     lpDescent // value's last descent, valid until the trees change
 }
 
 type lpNode struct{ w, g float64 }
@@ -43,12 +44,22 @@ type lpInc struct {
 
 // build collects the hull increments of every class's options in sel
 // (class j's are sel[start[j]:start[j+1]], weight ascending: the
-// undominated or the active ones; with undom, their hulls are relax's),
-// from s.relax's hull rule, sorts them by
+// undominated or the active ones, a subset of s.undom; with relaxed,
+// relax's hulls are those of the current classes and serve every class
+// whose options in sel are all its undominated ones), from s.relax's hull
+// rule, sorts them by
 // efficiency descending (ties by class, then weight) and groups their ranks
 // by class; reset fills the trees. A class without options makes φ
 // infinite.
-func (b *lpBound) build(s *MCKP, classes [][]Option, sel, start []int32, undom bool) {
+func (b *lpBound) build(s *MCKP, classes [][]Option, sel, start []int32, relaxed bool) {
+	b.collect(s, classes, sel, start, relaxed)
+	b.finish(len(classes))
+}
+
+// collect is build's first half: it gathers the hull increments in class
+// order (each class's weight ascending), with baseC, maxEff and absG;
+// finish sorts and groups them.
+func (b *lpBound) collect(s *MCKP, classes [][]Option, sel, start []int32, relaxed bool) {
 	b.incs = b.incs[:0]
 	b.baseC, b.maxEff, b.absG = 0, 0, 0
 	distinct := true
@@ -60,7 +71,8 @@ func (b *lpBound) build(s *MCKP, classes [][]Option, sel, start []int32, undom b
 		}
 		b.baseC += opts[act[0]].Cost
 		var h []int32
-		if undom {
+		if relaxed && len(act) == int(s.undomStart[j+1]-s.undomStart[j]) {
+			// All of the class's undominated options: relax's hull.
 			h = s.hull[s.hullStart[j]:s.hullStart[j+1]]
 		} else {
 			h = mckpHull(act, opts, s.tmpIdx[:0])
@@ -79,7 +91,12 @@ func (b *lpBound) build(s *MCKP, classes [][]Option, sel, start []int32, undom b
 			b.absG += g
 		}
 	}
-	if distinct {
+	b.distinct = distinct
+}
+
+// finish is build's second half, over the m classes collect saw.
+func (b *lpBound) finish(m int) {
+	if b.distinct {
 		// (eff, class) is unique and class grows with the position: the
 		// packed sort gives the order of descending below.
 		b.sorter.keys = mckpResize(b.sorter.keys, len(b.incs))
@@ -101,7 +118,6 @@ func (b *lpBound) build(s *MCKP, classes [][]Option, sel, start []int32, undom b
 	b.tree = mckpResize(b.tree, n+1)
 	b.total = b.baseC
 	// Group ranks by class so a class's increments can be removed at once.
-	m := len(classes)
 	b.start = mckpResize(b.start, m+1)
 	clear(b.start)
 	for _, in := range b.incs {

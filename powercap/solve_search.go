@@ -187,19 +187,27 @@ func (s *MCKP) suffixes(classes [][]Option) {
 		*p = mckpResize(*p, m+1)
 		(*p)[m] = 0
 	}
+	// Running sums in locals, stored at each position: the same additions
+	// in the same order as sums over the arrays.
+	sufW, sufC, sufL, sufA, lpW, lpC, incW, incC := s.sufW[:m+1], s.sufC[:m+1], s.sufL[:m+1], s.sufA[:m+1], s.lpW[:m+1], s.lpC[:m+1], s.incW[:m+1], s.incC[:m+1]
+	minW, minC, minL, lp, inc, active, actStart, heavy := s.minW, s.minC, s.minL, s.lp, s.inc, s.active, s.actStart, s.heavy
+	var w, c, l, aw, pw, pc, iw, ic float64
 	for q := m - 1; q >= 0; q-- {
 		j := s.ord[q]
 		opts := classes[j]
-		s.sufW[q] = s.sufW[q+1] + s.minW[j]
-		s.sufA[q] = s.sufA[q+1] + s.minW[j]
-		if a := s.actStart[j]; s.heavy && a < s.actStart[j+1] {
-			s.sufA[q] = s.sufA[q+1] + opts[s.active[a]].Weight
+		w += minW[j]
+		if a := actStart[j]; heavy && a < actStart[j+1] {
+			aw += opts[active[a]].Weight
+		} else {
+			aw += minW[j]
 		}
-		s.sufC[q] = s.sufC[q+1] + s.minC[j]
-		s.sufL[q] = s.sufL[q+1] + s.minL[j]
-		a, b := opts[s.lp[j]], opts[s.inc[j]]
-		s.lpW[q], s.lpC[q] = s.lpW[q+1]+a.Weight, s.lpC[q+1]+a.Cost
-		s.incW[q], s.incC[q] = s.incW[q+1]+b.Weight, s.incC[q+1]+b.Cost
+		c += minC[j]
+		l += minL[j]
+		a, b := opts[lp[j]], opts[inc[j]]
+		pw, pc = pw+a.Weight, pc+a.Cost
+		iw, ic = iw+b.Weight, ic+b.Cost
+		sufW[q], sufC[q], sufL[q], sufA[q] = w, c, l, aw
+		lpW[q], lpC[q], incW[q], incC[q] = pw, pc, iw, ic
 	}
 }
 
