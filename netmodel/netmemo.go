@@ -35,12 +35,7 @@ type memoEntry struct {
 	classes int
 }
 
-// memoSize is the number of remembered solves, a power of two. Repeats
-// come soon (an undone start, a reused slot), so few entries catch them:
-// on HPC2N under hopper, 1,024 entries run fewer instructions than 256,
-// 2,048, 8,192 or 32,768 (cachegrind: 9.65 G against 9.66 G, 9.66 G,
-// 9.69 G, 9.75 G); larger memos cost more in their own upkeep.
-const memoSize = 1 << 10
+const memoSize = 1 << 13 // remembered solves, a power of two
 
 // memoSlot returns the memo entry that comp's solve uses and whether it
 // holds that solve (with its union-find too when track is set).
