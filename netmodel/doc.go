@@ -19,7 +19,6 @@
 //	network.go   Network: incremental job-level max-min sharing, Share per job
 //	netcomp.go   the link-sharing graph's components, kept across adds (join) and removes (split)
 //	netsolve.go  progressive filling of one component on its shared links
-//	netmemo.go   recent component solves by members, recalled when the same members come back
 //	info.go      Info for `drsim net info`; place.go, predict.go for `drsim net predict`
 //
 // How the simulator uses it. At a job start with placement nodes and profile

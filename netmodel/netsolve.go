@@ -16,18 +16,12 @@ type netLink struct {
 	owner int32   // the first job (solve index) that solve saw on it
 }
 
-// recompute solves max-min over the component's jobs (or recalls the solve
-// of the same members from the memo), updates shares and returns the ids of
-// the jobs whose share changed. With track, the solve also finds how the
-// jobs fall into connected pieces (split reads them).
+// recompute solves max-min over the component's jobs, updates shares and
+// returns the ids of the jobs whose share changed. With track, the solve
+// also finds how the jobs fall into connected pieces (split reads them).
 func (n *Network) recompute(comp []int64, track bool) []int32 {
 	rates := resize(n.rates, len(comp))[:len(comp)] // (the bound is known: no checks below)
-	if e, ok := n.memoSlot(comp, track); ok {
-		n.recall(e, rates, track) // the same members solved before (netmemo.go)
-	} else {
-		n.solve(comp, rates, track)
-		n.remember(e, comp, rates, track)
-	}
+	n.solve(comp, rates, track)
 	n.rates = rates
 	changed := n.changed[:0]
 	for f, c := range comp {

@@ -89,9 +89,7 @@ func appendJobFlows(out []Flow, nodes []int32, pat Pattern) []Flow {
 // depends on every intermediate solve, not only on the last (sub-1e-12
 // moves do occur: hundreds per run on each trace); merging a remove's solve
 // into the next add's would change which jobs are re-priced. What is cut
-// instead is the work per solve, and the solve itself when the component
-// has exactly the members of a recent one (netmemo.go): its rates are then
-// the remembered ones, bit for bit.
+// instead is the work per solve.
 //
 // Private links: a link that carries one job only bounds that job at the
 // constant c_l/a_jl (nothing else is ever subtracted from it), so each job
@@ -121,9 +119,6 @@ type Network struct {
 	linkJobs [][]linkUse // per link: the jobs with a flow on it, in no particular order
 	count    []int32     // scratch: flows per topology link while adding a job
 	cache    []routeEntry
-	memo     []memoEntry // recent solves by members (netmemo.go)
-	recalled [2]int      // solves taken from memo: an add's, a remove's
-	sets     uint64      // the last link-set number given (netmemo.go)
 
 	// components (netcomp.go): members of each, id<<32 | index sorted
 	comps    [][]int64
@@ -153,8 +148,7 @@ type netJob struct {
 	alone  float64   // x_j with the job alone: min_l c_l / a_jl
 	priv   float64   // min c_l / a_jl over the private links (+Inf: none)
 	share  float64
-	set    uint64 // the number of its link set (netmemo.go)
-	dirty  bool   // shared, coef and priv need recomputing (a link's sharing changed)
+	dirty  bool // shared, coef and priv need recomputing (a link's sharing changed)
 }
 
 // NewNetwork returns an empty network on t.
@@ -167,7 +161,7 @@ func NewNetwork(t *Topology) *Network {
 	for _, l := range t.links {
 		finite = finite && !math.IsInf(l.BW, 0) && !math.IsNaN(l.BW)
 	}
-	return &Network{t: t, idx: map[int32]int32{}, dense: dense, count: make([]int32, len(t.links)), cache: make([]routeEntry, routeCacheSize), memo: make([]memoEntry, memoSize), finite: finite}
+	return &Network{t: t, idx: map[int32]int32{}, dense: dense, count: make([]int32, len(t.links)), cache: make([]routeEntry, routeCacheSize), finite: finite}
 }
 
 // denseOf returns the dense number of topology link l, numbering it on
@@ -212,7 +206,7 @@ func (n *Network) AddJob(job int32, nodes []int32, pat Pattern) ([]int32, error)
 	if e.used && e.pat == pat && slices.Equal(e.nodes, nodes) {
 		k := n.alloc(job)
 		j := &n.jobs[k]
-		j.links, j.load, j.alone, j.set = append(j.links, e.links...), append(j.load, e.load...), e.alone, e.set
+		j.links, j.load, j.alone = append(j.links, e.links...), append(j.load, e.load...), e.alone
 		return n.insert(k), nil
 	}
 	if err := n.t.CheckNodes(nodes); err != nil {
@@ -222,7 +216,7 @@ func (n *Network) AddJob(job int32, nodes []int32, pat Pattern) ([]int32, error)
 	changed, err := n.Add(job, n.flows)
 	if err == nil {
 		j := &n.jobs[n.idx[job]]
-		e.used, e.pat, e.alone, e.set = true, pat, j.alone, j.set
+		e.used, e.pat, e.alone = true, pat, j.alone
 		e.nodes = append(e.nodes[:0], nodes...)
 		e.links = append(e.links[:0], j.links...)
 		e.load = append(e.load[:0], j.load...)
@@ -235,7 +229,6 @@ type routeEntry struct {
 	used  bool
 	pat   Pattern
 	alone float64
-	set   uint64 // the number of links and load as a link set (netmemo.go)
 	nodes []int32
 	links []int32
 	load  []float64
@@ -282,7 +275,6 @@ func (n *Network) Add(job int32, flows []Flow) ([]int32, error) {
 		j.load = append(j.load, load)
 		j.alone = min(j.alone, n.links[l].bw/load) // builtin min: math.Min's rules, inlined
 	}
-	j.set = n.newSet()
 	return n.insert(k), nil
 }
 
