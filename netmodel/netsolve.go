@@ -50,7 +50,8 @@ func (n *Network) recompute(comp []int64, track bool) []int32 {
 // (n.uf, by solve index; n.classes counts the classes): the walk a remove
 // needs to see how its component split, at the cost of one store per link.
 func (n *Network) solve(comp []int64, rates []float64, track bool) {
-	lk, lvl := n.links, n.lvl
+	lk := n.links
+	lvl := n.lvl[:len(lk)] // as long as lk: a link's lvl index needs no check after its lk one
 	st := n.nextStamp()
 	s := &n.mm
 	s.heap = s.heap[:0]
@@ -79,17 +80,22 @@ func (n *Network) solve(comp []int64, rates []float64, track bool) {
 		last := int32(-1) // the owner last united with f: links in a row often share one
 		for _, l := range j.shared {
 			p := &lk[l]
+			var v float64
 			if p.stamp != st {
 				p.stamp, p.owner = st, int32(f)
 				p.rem, p.lsum = p.bw, p.load
-				lvl[l] = p.bw / p.load
-			} else if track {
-				if o := p.owner; o != last {
-					last = o
-					rf = n.unite(rf, o)
+				v = p.bw / p.load
+				lvl[l] = v
+			} else {
+				v = lvl[l]
+				if track {
+					if o := p.owner; o != last {
+						last = o
+						rf = n.unite(rf, o)
+					}
 				}
 			}
-			if v := lvl[l]; v < lv || (nan && v != v) {
+			if v < lv || (nan && v != v) {
 				lv = v
 			}
 		}

@@ -29,6 +29,8 @@ configs=(
 	"malleable|--powercap dr --malleable 0.5 --dr-ratio 0.25"
 	"hopper|--preset hopper --interference on"
 	"edison|--preset edison --interference on"
+	"mira|--preset mira --interference on"
+	"stampede|--preset stampede --interference on"
 	"psave-sef-suspend|--dvfs powersave --order sef --suspend-after 600 --resume-time 300"
 	"scattered-event|--placement scattered --pass event"
 	"multifactor|--priority multifactor"
