@@ -17,11 +17,7 @@ package scheduler
 // compaction) clears it. It holds at most memoSize answers, none dominated by another.
 type searchMemo struct {
 	n int
-	// The answers, oldest first: their processors, estimates and starts
-	// apart (what bound scans), and whole.
-	procs   [memoSize]int
-	dur, at [memoSize]float64
-	e       [memoSize]memoEntry
+	e [memoSize]memoEntry // the answers, oldest first
 }
 
 const memoSize = 64
@@ -55,25 +51,20 @@ func (m *searchMemo) put(procs int, dur, at float64, cf, ct, cost int, hasCert b
 	e := memoEntry{procs: procs, dur: dur, at: at, cf: cf, ct: ct, cost: cost, hasCert: hasCert}
 	w := 0
 	for i := range m.n {
-		if m.procs[i] <= procs && m.dur[i] <= dur && m.at[i] >= at && m.e[i].dominates(&e) {
+		if m.e[i].dominates(&e) {
 			return
 		}
-		if procs <= m.procs[i] && dur <= m.dur[i] && at >= m.at[i] && e.dominates(&m.e[i]) {
+		if e.dominates(&m.e[i]) {
 			continue
 		}
-		if w < i {
-			m.procs[w], m.dur[w], m.at[w], m.e[w] = m.procs[i], m.dur[i], m.at[i], m.e[i]
-		}
+		m.e[w] = m.e[i]
 		w++
 	}
 	if w == memoSize { // full: the oldest goes
-		copy(m.procs[:], m.procs[1:])
-		copy(m.dur[:], m.dur[1:])
-		copy(m.at[:], m.at[1:])
 		copy(m.e[:], m.e[1:])
 		w--
 	}
-	m.procs[w], m.dur[w], m.at[w], m.e[w] = procs, dur, at, e
+	m.e[w] = e
 	m.n = w + 1
 }
 
@@ -83,10 +74,10 @@ func (m *searchMemo) put(procs int, dur, at float64, cf, ct, cost int, hasCert b
 func (m *searchMemo) bound(procs int, dur, lb float64, needCert bool) (memoEntry, bool) {
 	best, late := -1, lb
 	for i := range m.n {
-		if m.procs[i] > procs || m.dur[i] > dur || !(m.at[i] > late) || needCert && !m.e[i].hasCert {
+		if a := &m.e[i]; a.procs > procs || a.dur > dur || !(a.at > late) || needCert && !a.hasCert {
 			continue
 		}
-		best, late = i, m.at[i]
+		best, late = i, m.e[i].at
 	}
 	if best < 0 {
 		return memoEntry{}, false
