@@ -366,7 +366,7 @@ func (a *NetAdapter) mark(ids []int32, except int32) {
 func (a *NetAdapter) nodesOf(alloc []cluster.Range, dst []int32) []int32 {
 	first, last := int32(-1), int32(-1)
 	for _, r := range alloc {
-		for k := r.Lo / a.ppn; k <= (r.Hi-1)/a.ppn; k++ {
+		for k, hi := r.Lo/a.ppn, (r.Hi-1)/a.ppn; k <= hi; k++ {
 			if k != last {
 				dst = append(dst, a.order[k])
 				if first < 0 {
