@@ -79,3 +79,27 @@ func BenchmarkInfo(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRoute routes random node pairs among a machine's first 120 nodes
+// (HPC2N's size, where the simulator's routes fall) into a reused buffer,
+// as Network.Add does.
+func BenchmarkRoute(b *testing.B) {
+	for _, name := range PresetNames() {
+		tp := mustPreset(b, name)
+		rng := rand.New(rand.NewPCG(3, 0))
+		pairs := make([]int32, 2048)
+		for i := range pairs {
+			pairs[i] = int32(rng.IntN(120))
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			var buf []int32
+			for b.Loop() {
+				for i := 0; i < len(pairs); i += 2 {
+					buf = tp.Route(pairs[i], pairs[i+1], buf[:0])
+				}
+			}
+			sinkI = buf
+		})
+	}
+}

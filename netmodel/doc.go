@@ -14,6 +14,7 @@
 //	spec.go      Spec, LoadSpec/LoadTopology (TOML or JSON, unknown keys are errors, file:line)
 //	p2p.go       T(S) = 2·L_nic + h·L_hop + S/B_eff(S), B_eff piecewise linear in S
 //	model.go     Model.CommTime/CommRatio: collectives priced on a placement
+//	paths.go     PathCache: a simulation's node-pair paths and sampled rank pairs, for new rounds
 //	apps.go      per-application patterns and communication fractions, RuntimeFactor
 //	maxmin.go    progressive filling (MaxMin)
 //	network.go   Network: incremental job-level max-min sharing, Share per job

@@ -24,6 +24,9 @@ type dragonfly struct {
 	nodeBW, localBW, gBW   float64
 	linkOff, globOff       int32
 	ports                  [][]int32 // ports[o-1]: ports of a group leading to offset o, valid only
+	router                 []int32   // router of each node (n/p; the topology's nodeSwitch)
+	rgroup, rloc           []int32   // group and local index of each router (r/a, r%a)
+	lrow, lcol             []int32   // row and column of each local index (u/cols, u%cols)
 }
 
 // NewDragonfly builds a dragonfly from s.Groups, s.RoutersPerGroup, s.Rows,
@@ -94,6 +97,15 @@ func NewDragonfly(s Spec) (*Topology, error) {
 			}
 		}
 	}
+	sh.router = t.nodeSwitch
+	sh.rgroup, sh.rloc = make([]int32, R), make([]int32, R)
+	for r := int32(0); r < R; r++ {
+		sh.rgroup[r], sh.rloc[r] = r/sh.a, r%sh.a
+	}
+	sh.lrow, sh.lcol = make([]int32, sh.a), make([]int32, sh.a)
+	for u := int32(0); u < sh.a; u++ {
+		sh.lrow[u], sh.lcol[u] = u/sh.cols, u%sh.cols
+	}
 	t.shape = sh
 	t.finish()
 	return t, nil
@@ -148,33 +160,35 @@ func (s *dragonfly) path(a, b int32) (int, float64) {
 }
 
 // localRoute appends the row-then-column route between local routers u, v
-// of the group starting at router base.
+// of the group starting at router base. Rows and columns come from tables:
+// a route spends no division.
 func (s *dragonfly) localRoute(base, u, v int32, dst []int32) []int32 {
 	if u == v {
 		return dst
 	}
-	urow, vrow, vcol := u/s.cols, v/s.cols, v%s.cols
-	if urow != vrow && u%s.cols != vcol { // row hop to v's column first
-		dst = append(dst, s.linkOff+(base+u)*(s.cols+s.rows)+vcol)
-		u = urow*s.cols + vcol
+	urow, vrow, vcol := s.lrow[u], s.lrow[v], s.lcol[v]
+	stride := s.cols + s.rows              // links per router
+	if urow != vrow && s.lcol[u] != vcol { // row hop to v's column first
+		dst = append(dst, s.linkOff+(base+u)*stride+vcol)
+		u = urow*s.cols + vcol // still in row urow
 	}
-	if u/s.cols == vrow {
-		return append(dst, s.linkOff+(base+u)*(s.cols+s.rows)+vcol)
+	if urow == vrow {
+		return append(dst, s.linkOff+(base+u)*stride+vcol)
 	}
-	return append(dst, s.linkOff+(base+u)*(s.cols+s.rows)+s.cols+vrow)
+	return append(dst, s.linkOff+(base+u)*stride+s.cols+vrow)
 }
 
 func (s *dragonfly) route(a, b int32, dst []int32) []int32 {
 	dst = append(dst, 2*a)
-	ra, rb := a/s.p, b/s.p
-	ga, gb := ra/s.a, rb/s.a
+	ra, rb := s.router[a], s.router[b]
+	ga, gb := s.rgroup[ra], s.rgroup[rb]
 	if ga == gb {
-		dst = s.localRoute(ga*s.a, ra%s.a, rb%s.a, dst)
+		dst = s.localRoute(ra-s.rloc[ra], s.rloc[ra], s.rloc[rb], dst)
 	} else {
 		k, ex, en := s.global(ra, rb)
-		dst = s.localRoute(ga*s.a, ra%s.a, ex, dst)
+		dst = s.localRoute(ra-s.rloc[ra], s.rloc[ra], ex, dst)
 		dst = append(dst, s.globOff+ga*s.a*s.h+k)
-		dst = s.localRoute(gb*s.a, en, rb%s.a, dst)
+		dst = s.localRoute(rb-s.rloc[rb], en, s.rloc[rb], dst)
 	}
 	return append(dst, 2*b+1)
 }

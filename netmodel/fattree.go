@@ -21,7 +21,11 @@ type fatTree struct {
 	pow               []int32 // k^i
 	nodeBW, bw        float64
 	upCount, linkOff  int32
+	sub               []int32 // at x·(n+1)+l: x/k^l, node x's subtree at level l (nil: too large, divide)
 }
+
+// maxSubTable bounds the subtree table (entries, 4 bytes each).
+const maxSubTable = 1 << 22
 
 // NewFatTree builds an m-port n-tree from s.Ports (m) and s.Levels (n),
 // populated with the first s.Nodes node slots (all when zero).
@@ -81,6 +85,14 @@ func NewFatTree(s Spec) (*Topology, error) {
 			}
 		}
 	}
+	if n1 := int64(sh.n + 1); int64(sh.nodes)*n1 <= maxSubTable {
+		sh.sub = make([]int32, int64(sh.nodes)*n1)
+		for x := int32(0); x < sh.nodes; x++ {
+			for l := int32(0); l <= sh.n; l++ {
+				sh.sub[x*(sh.n+1)+l] = x / sh.pow[l]
+			}
+		}
+	}
 	t.shape = sh
 	t.finish()
 	return t, nil
@@ -115,6 +127,38 @@ func (s *fatTree) path(a, b int32) (int, float64) {
 }
 
 func (s *fatTree) route(a, b int32, dst []int32) []int32 {
+	if s.sub == nil {
+		return s.routeDiv(a, b, dst)
+	}
+	// The subtrees of a and b at every level come from the table, and b's
+	// base-k digits are differences of them: no division.
+	n1 := s.n + 1
+	sa, sb := s.sub[a*n1:a*n1+n1], s.sub[b*n1:b*n1+n1]
+	L := s.n
+	for l := int32(1); l < s.n; l++ {
+		if sa[l] == sb[l] {
+			L = l
+			break
+		}
+	}
+	dst = append(dst, 2*a)
+	cb := int32(0) // up: the copy index b of the current switch (l, a/k^l, cb)
+	for l := int32(1); l < L; l++ {
+		j := sb[l-1] - sb[l]*s.k // digit l−1 of b: D-mod-k
+		dst = append(dst, s.linkOff+s.idx(l, sa[l], cb)*s.k+j)
+		cb += j * s.pow[l-1]
+	}
+	for l := L; l > 1; l-- { // down: cb is b mod k^(l−1)
+		j := sb[l-2] - sb[l-1]*s.k // digit l−2 of b
+		b2 := cb - j*s.pow[l-2]
+		dst = append(dst, s.linkOff+s.idx(l-1, sb[l-1], b2)*s.k+j+s.upCount)
+		cb = b2
+	}
+	return append(dst, 2*b+1)
+}
+
+// routeDiv is route by division, for trees too large for the table.
+func (s *fatTree) routeDiv(a, b int32, dst []int32) []int32 {
 	dst = append(dst, 2*a)
 	L := s.lca(a, b)
 	ca, cb := a/s.k, int32(0) // current switch (l, ca, cb)

@@ -178,9 +178,10 @@ func (m *Model) CommTime(nodes []int32, pat Pattern, size, share float64) float6
 // of an application): Rewind before each pass over the sequence, Reset when
 // the placement or the sequence changes. The zero value is empty.
 type Rounds struct {
-	st   []roundStat
-	pos  int
-	memo *RoundMemo // consulted before walking paths for a new round; nil: none
+	st    []roundStat
+	pos   int
+	memo  *RoundMemo // consulted before walking paths for a new round; nil: none
+	paths *PathCache // walks new rounds through it; nil: none
 }
 
 // RoundMemo holds the rounds computed on one placement, whatever sequence
@@ -202,6 +203,11 @@ func (m *RoundMemo) Reset() { m.keys, m.st = m.keys[:0], m.st[:0] }
 // UseMemo makes r take new rounds from memo (and add the ones it walks to
 // it); nil stops that. memo must belong to the placement r records.
 func (r *Rounds) UseMemo(memo *RoundMemo) { r.memo = memo }
+
+// UsePaths makes r walk new rounds through c (same values, fewer path
+// walks); nil stops that. c must come from the Model r is used with (a cache
+// of another model is ignored).
+func (r *Rounds) UsePaths(c *PathCache) { r.paths = c }
 
 // Reset forgets the recorded rounds.
 func (r *Rounds) Reset() { r.st, r.pos = r.st[:0], 0 }
@@ -237,15 +243,23 @@ func (m *Model) rounds(r *Rounds, nodes []int32, kind, arg int, g grid) roundSta
 		i := slices.Index(mm.keys, k)
 		if i < 0 {
 			i = len(mm.keys)
-			mm.keys, mm.st = append(mm.keys, k), append(mm.st, m.round(nodes, kind, arg, g))
+			mm.keys, mm.st = append(mm.keys, k), append(mm.st, m.walk(r.paths, nodes, kind, arg, g))
 		}
 		st = mm.st[i]
 	} else {
-		st = m.round(nodes, kind, arg, g)
+		st = m.walk(r.paths, nodes, kind, arg, g)
 	}
 	r.st = append(r.st, st)
 	r.pos++
 	return st
+}
+
+// walk is round(nodes, kind, arg, g), through c when it is m's.
+func (m *Model) walk(c *PathCache, nodes []int32, kind, arg int, g grid) roundStat {
+	if c != nil && c.m == m {
+		return m.roundPaths(c, nodes, kind, arg, g)
+	}
+	return m.round(nodes, kind, arg, g)
 }
 
 func (m *Model) commTime(nodes []int32, pat Pattern, size, share float64, rs *Rounds) float64 {

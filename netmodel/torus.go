@@ -167,7 +167,11 @@ func (s *torus) route(a, b int32, dst []int32) []int32 {
 		// Router r's link out along dimension i in direction dir (0: +,
 		// 1: −) is linkOff + (r·D + i)·2 + dir; the walk keeps r·D in rd
 		// and steps it by the dimension's stride, wrapping at the ends.
-		c, k, sd := ca[i], ringDelta(ca[i], cb[i], d), strideD[i]
+		c := ca[i]
+		if c == cb[i] {
+			continue // no step here (a machine on a corner of the torus has many such)
+		}
+		k, sd := ringDelta(c, cb[i], d), strideD[i]
 		link := s.linkOff + int32(i)*2
 		for ; k > 0; k-- {
 			dst = append(dst, link+rd*2)

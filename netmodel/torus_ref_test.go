@@ -97,6 +97,11 @@ func TestTorusMatchesReference(t *testing.T) {
 			if got, want := s.route(a, b, nil), refTorusRoute(s, a, b, nil); !slices.Equal(got, want) {
 				t.Fatalf("%s: route %v, reference %v", where, got, want)
 			}
+			// appended after a prefix, into spare capacity holding garbage
+			buf := append(make([]int32, 0, 40), -1, -2, 99, 99, 99)[:2]
+			if got, want := s.route(a, b, buf), refTorusRoute(s, a, b, []int32{-1, -2}); !slices.Equal(got, want) {
+				t.Fatalf("%s: route after a prefix %v, reference %v", where, got, want)
+			}
 		}
 	}
 }

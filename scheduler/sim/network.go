@@ -140,6 +140,7 @@ type NetAdapter struct {
 	// the uncontended ratio of recent placements (direct-mapped by hash)
 	den   [][]float64
 	cache []ratioEntry
+	paths *netmodel.PathCache // the machine's node pairs and sampled ranks, for new rounds
 }
 
 // ratioEntry holds the uncontended ratios of one placement, per app (NaN:
@@ -175,7 +176,7 @@ func NewNetAdapter(m *netmodel.Model, apps []netmodel.App, procsPerNode int, int
 	t := m.Topology()
 	a := &NetAdapter{m: m, order: t.NodeOrder(), ppn: int32(max(procsPerNode, 1)),
 		seenSw: make([]uint32, t.Switches()), seenGr: make([]uint32, t.Groups()),
-		cache: make([]ratioEntry, ratioCacheSize)}
+		cache: make([]ratioEntry, ratioCacheSize), paths: m.NewPathCache()}
 	if interference {
 		a.net = netmodel.NewNetwork(t)
 	}
@@ -289,6 +290,7 @@ func (a *NetAdapter) Started(slot int32, app, procs int, alloc []cluster.Range) 
 	j := &a.jobs[slot]
 	j.nodes = a.nodesOf(alloc, j.nodes[:0])
 	j.rounds.Reset()
+	j.rounds.UsePaths(a.paths)
 	j.app, j.running, j.ratio = int32(app), true, 1
 	p := &a.apps[app]
 	if p.Fraction == 0 || len(p.Traffic) == 0 || len(j.nodes) < 2 {
@@ -364,7 +366,7 @@ func (a *NetAdapter) mark(ids []int32, except int32) {
 func (a *NetAdapter) nodesOf(alloc []cluster.Range, dst []int32) []int32 {
 	first, last := int32(-1), int32(-1)
 	for _, r := range alloc {
-		for k := r.Lo / a.ppn; k <= (r.Hi-1)/a.ppn; k++ {
+		for k, hi := r.Lo/a.ppn, (r.Hi-1)/a.ppn; k <= hi; k++ {
 			if k != last {
 				dst = append(dst, a.order[k])
 				if first < 0 {
