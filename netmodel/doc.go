@@ -20,6 +20,7 @@
 //	network.go   Network: incremental job-level max-min sharing, Share per job
 //	netcomp.go   the link-sharing graph's components, kept across adds (join) and removes (split)
 //	netsolve.go  progressive filling of one component on its shared links
+//	netskip.go   the adds and removes that provably move no other rate, solved without a fill
 //	info.go      Info for `drsim net info`; place.go, predict.go for `drsim net predict`
 //
 // How the simulator uses it. At a job start with placement nodes and profile

@@ -14,7 +14,10 @@ import "slices"
 // solve the rest of the component anyway, and that solve's first pass
 // visits every shared link of every member, so it builds a fresh
 // union-find over the members as it goes (first job seen on a link ↔ each
-// later one), and split relabels the pieces from it.
+// later one), and split relabels the pieces from it. A remove that skips
+// its solve (netskip.go) cannot split: it marks the component loose, an
+// add joining a loose component makes the union loose, and the next solve
+// of a loose component tracks and splits it like a remove's.
 
 // join puts the inserted job k into the union of its neighbours'
 // components and returns that component's members (owned by n).
@@ -50,6 +53,7 @@ func (n *Network) join(k int32) []int64 {
 		if c == best {
 			continue
 		}
+		n.loose[best] = n.loose[best] || n.loose[c]
 		for _, m := range n.comps[c] {
 			n.jobs[int32(m)].comp = best
 		}
@@ -96,6 +100,7 @@ func (n *Network) leave(k int32) []int64 {
 // their (level, id) order.
 func (n *Network) split(c int32, comp []int64) {
 	if n.classes == 1 {
+		n.loose[c] = false
 		return
 	}
 	uf := n.uf
@@ -117,6 +122,7 @@ func (n *Network) split(c int32, comp []int64) {
 		n.jobs[int32(m)].comp = d
 	}
 	n.comps[c] = comp[:w]
+	n.loose[c] = false
 }
 
 // unite joins the union-find class whose root is r with the class of
@@ -154,12 +160,14 @@ func (n *Network) newComp() int32 {
 	}
 	n.comps = append(n.comps, nil)
 	n.compStamp = append(n.compStamp, 0)
+	n.loose = append(n.loose, false)
 	return int32(len(n.comps) - 1)
 }
 
 // dropComp empties component c (keeping its slice's capacity) and frees it.
 func (n *Network) dropComp(c int32) {
 	n.comps[c] = n.comps[c][:0]
+	n.loose[c] = false
 	n.freeComp = append(n.freeComp, c)
 }
 

@@ -33,7 +33,7 @@ func (n *Network) recompute(comp []int64, track bool) []int32 {
 		if math.Abs(share-j.share) > 1e-12*j.share {
 			changed = append(changed, j.id)
 		}
-		j.share = share
+		j.share, j.rate = share, rates[f]
 	}
 	n.changed = changed
 	return changed
@@ -132,7 +132,7 @@ func (n *Network) solve(comp []int64, rates []float64, track bool) {
 			// c·lv ≥ +0, and x − x is +0), so max(v, 0) is a compare.
 			for i, l := range j.shared {
 				c, p := coef[i], &lk[l]
-				rem, sum := p.rem-c*lv, p.lsum-c
+				rem, sum := freezeRem(p.rem, c, lv), p.lsum-c
 				if rem < 0 {
 					rem = 0
 				}

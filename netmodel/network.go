@@ -89,7 +89,10 @@ func appendJobFlows(out []Flow, nodes []int32, pat Pattern) []Flow {
 // depends on every intermediate solve, not only on the last (sub-1e-12
 // moves do occur: hundreds per run on each trace); merging a remove's solve
 // into the next add's would change which jobs are re-priced. What is cut
-// instead is the work per solve.
+// instead is the work per solve, and the solves that provably move no
+// rate by a rounding (netskip.go: k's shared links have room above every
+// rate on them; a remove then solves nothing, an add only k, when its rate
+// follows from the others').
 //
 // Private links: a link that carries one job only bounds that job at the
 // constant c_l/a_jl (nothing else is ever subtracted from it), so each job
@@ -123,6 +126,8 @@ type Network struct {
 	// components (netcomp.go): members of each, id<<32 | index sorted
 	comps    [][]int64
 	freeComp []int32
+	loose    []bool // per component: maybe not connected (a remove that skipped its solve)
+	skipped  [2]int // solves skipped (netskip.go): adds, removes
 
 	// walk and solve scratch, reused across calls (netsolve.go)
 	compStamp []uint32 // per component: stamp of the last join to reach it
@@ -147,6 +152,7 @@ type netJob struct {
 	coef   []float64 // the job's load on each of shared
 	alone  float64   // x_j with the job alone: min_l c_l / a_jl
 	priv   float64   // min c_l / a_jl over the private links (+Inf: none)
+	rate   float64   // x_j of the last solve that included the job (netskip.go)
 	share  float64
 	dirty  bool // shared, coef and priv need recomputing (a link's sharing changed)
 }
@@ -317,7 +323,23 @@ func (n *Network) insert(k int32) []int32 {
 		n.links[l].load += load
 	}
 	n.idx[j.id] = k
-	changed := n.recompute(n.join(k), false)
+	comp := n.join(k)
+	if len(j.shared) > 0 && n.inert(k) {
+		// No other rate can move (netskip.go), and k's may follow from
+		// theirs.
+		if x, ok := n.afterRate(k); ok {
+			n.skipped[0]++
+			j.rate, j.share = x, min(1, x/j.alone)
+			n.changed = append(n.changed[:0], j.id)
+			return n.changed
+		}
+	}
+	c := j.comp
+	loose := n.loose[c]
+	changed := n.recompute(comp, loose)
+	if loose {
+		n.split(c, comp)
+	}
 	if id := j.id; !slices.Contains(changed, id) {
 		changed = append(changed, id)
 		slices.Sort(changed)
@@ -337,6 +359,10 @@ func (n *Network) Remove(job int32) []int32 {
 	delete(n.idx, job)
 	n.free = append(n.free, k)
 	j := &n.jobs[k]
+	if j.dirty {
+		n.classify(j)
+	}
+	skip := n.inert(k) // before k leaves its links: their loads include it
 	loads := j.load[:len(j.links)]
 	for i, l := range j.links {
 		// Swap-delete k's entry, found by a scan: a link's list is short
@@ -362,6 +388,14 @@ func (n *Network) Remove(job int32) []int32 {
 	j.id, j.comp = -1, -1
 	if comp == nil {
 		return nil
+	}
+	if skip {
+		// No rate moves (netskip.go); the pieces are found by the next
+		// solve of the component.
+		n.loose[c] = true
+		n.skipped[1]++
+		n.changed = n.changed[:0]
+		return n.changed
 	}
 	changed := n.recompute(comp, true)
 	n.split(c, comp)
