@@ -50,10 +50,13 @@ type blockProfile struct {
 	// its to when checks show they still do (firstAtOrAfter).
 	hitPos, hitK, endPos, endK int
 
-	// rec asks earliest to append its searches' certificates to cert
-	// (consreuse.go).
-	rec  bool
-	cert []certIv
+	// rec asks earliest to record its searches' certificates: the parts
+	// in cert, each certificate a list of segments in segs (certstore.go,
+	// consreuse.go). certPass marks the parts recorded now (certIv.pass).
+	rec      bool
+	cert     []certIv
+	segs     []certSeg
+	certPass uint32
 
 	// ruled lists searches whose answers bound later ones' (searchmemo.go).
 	ruled searchMemo
@@ -398,7 +401,7 @@ func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
 	// whole says the search rules out every start from the first step
 	// (with its certificate, if recorded): it is then remembered for
 	// later searches (searchmemo.go).
-	cf, whole, cost := len(p.cert), !(lb > p.first[0]), 0
+	cf, whole, cost := len(p.segs), !(lb > p.first[0]), 0
 	if p.ruled.n == 0 {
 		// Nothing to bound this search by.
 	} else if m, ok := p.ruled.bound(procs, dur, lb, p.rec); ok {
@@ -406,26 +409,25 @@ func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
 			// The parts over by lb touch no window this search checks;
 			// without them the certificate covers the starts from lb on
 			// only.
-			from := m.cf
+			cut := math.Inf(-1)
 			if !whole {
-				from += sortSearchEnd(p.cert[m.cf:m.ct], lb)
+				cut = lb
 			}
-			whole = from == m.cf
-			k := len(p.cert)
-			p.cert = append(p.cert, p.cert[from:m.ct]...)
-			for x := range p.cert[k:] {
-				p.cert[k+x].def += procs - m.procs
-			}
+			whole = p.inheritCert(m.cf, m.ct, procs-m.procs, cut)
 		} else {
 			whole = true
 		}
 		lb, cost = m.at, m.cost
 	}
+	pf := len(p.cert)
 	t, low, its := p.search(procs, dur, lb)
+	if p.rec {
+		p.ownCert(pf)
+	}
 	// Answers that took few candidates are not worth the memo's upkeep
 	// (nor copying their certificates).
 	if cost += its; whole && cost >= memoMinCost && t > p.first[0] && !math.IsInf(t, 1) {
-		p.ruled.put(procs, dur, t, cf, len(p.cert), cost, p.rec)
+		p.ruled.put(procs, dur, t, cf, len(p.segs), cost, p.rec)
 	}
 	return t, low
 }

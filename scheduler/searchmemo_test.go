@@ -77,7 +77,7 @@ func TestBlockProfileCertificates(t *testing.T) {
 	for seed := range 3000 {
 		r := rand.New(rand.NewPCG(uint64(seed), 7))
 		now, total := buildPair(r, &ref, &bp)
-		bp.cert = bp.cert[:0]
+		bp.clearCert()
 		bp.ruled.clear()
 		made = made[:0]
 		for op := range r.IntN(200) {
@@ -109,7 +109,7 @@ func TestBlockProfileCertificates(t *testing.T) {
 			if !math.IsInf(want, 1) && r.IntN(4) == 0 {
 				lb = now + r.Float64()*(want-now)
 			}
-			cf := len(bp.cert)
+			cf := len(bp.segs)
 			if _, ok := bp.ruled.bound(procs, dur, lb, true); ok {
 				copied++
 			}
@@ -120,7 +120,7 @@ func TestBlockProfileCertificates(t *testing.T) {
 			if math.IsInf(want, 1) {
 				continue
 			}
-			checkCertificate(t, seed, op, &ref, bp.cert[cf:], procs, dur, lb, want)
+			checkCertificate(t, seed, op, &ref, bp.flatCert(nil, cf, len(bp.segs)), procs, dur, lb, want)
 			ref.reserve(want, want+dur, procs, 0)
 			bp.reserve(want, want+dur, procs)
 			made = append(made, madeRes{want, want + dur, procs})
