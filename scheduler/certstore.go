@@ -122,7 +122,7 @@ func (p *blockProfile) clearCert() {
 // and the groups' segments in their order. It clears the memo.
 func (c *Conservative) compactCert() {
 	rs, p := &c.rs, &c.bp
-	if len(p.cert) > 2*rs.certKept+4096 || len(p.segs) > 2*rs.segsKept+4096 {
+	if len(p.cert) > 4*rs.certKept+1<<16 || len(p.segs) > 4*rs.segsKept+1<<16 {
 		c.compactCertNow()
 	}
 }
