@@ -455,10 +455,10 @@ func (p *blockProfile) search(procs int, dur, lb float64) (float64, int, int) {
 		pos, k = p.locate(lb)
 	}
 	for its := 1; ; its++ {
-		fpos, fk := pos, k
-		pos, k = p.nextFit(pos, k, procs)
-		if p.rec && (pos != fpos || k != fk) {
-			p.certSkip(fpos, fk, pos, k, procs)
+		if p.rec {
+			pos, k = p.nextFitRec(pos, k, procs)
+		} else {
+			pos, k = p.nextFit(pos, k, procs)
 		}
 		if pos < 0 {
 			return math.Inf(1), 0, its
@@ -510,6 +510,51 @@ func (p *blockProfile) nextFit(pos, k, procs int) (int, int) {
 			hi = max(hi, v)
 		}
 		p.hi[pos] = hi // the whole block was read: tighten its bound
+	}
+	return -1, 0
+}
+
+// nextFitRec is nextFit recording the steps it skips as certSkip does
+// (one part per block: the block's bound for a block skipped whole, the
+// largest value of the steps read otherwise), in the same pass over them.
+func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
+	for ; pos < len(p.ord); pos, k = pos+1, 0 {
+		a := p.add[pos]
+		need, b, n := procs-a, p.base(pos), int(p.n[pos])
+		if k >= n {
+			continue // no step left in the block
+		}
+		y := math.Inf(1)
+		if pos+1 < len(p.ord) {
+			y = p.first[pos+1]
+		}
+		if p.hi[pos] < need {
+			hi := p.hi[pos]
+			if k > 0 {
+				hi = math.MinInt
+				for _, v := range p.f[b+k : b+n] {
+					hi = max(hi, v)
+				}
+			}
+			p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: procs - (hi + a), pass: p.certPass})
+			continue
+		}
+		fs := p.f[b : b+n]
+		hi, k0 := math.MinInt, k
+		for ; k < n; k++ {
+			v := fs[k]
+			if v >= need {
+				if k > k0 {
+					p.cert = append(p.cert, certIv{x: p.t[b+k0], y: p.t[b+k], def: procs - (hi + a), pass: p.certPass})
+				}
+				return pos, k
+			}
+			hi = max(hi, v)
+		}
+		if k0 == 0 {
+			p.hi[pos] = hi // the whole block was read: tighten its bound
+		}
+		p.cert = append(p.cert, certIv{x: p.t[b+k0], y: y, def: procs - (hi + a), pass: p.certPass})
 	}
 	return -1, 0
 }

@@ -58,7 +58,9 @@ func (m *searchMemo) put(procs int, dur, at float64, cf, ct, cost int, hasCert b
 		if e.dominates(&m.e[i]) {
 			continue
 		}
-		m.e[w] = m.e[i]
+		if w != i {
+			m.e[w] = m.e[i]
+		}
 		w++
 	}
 	if w == memoSize { // full: the oldest goes

@@ -3,6 +3,7 @@ package scheduler
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -170,5 +171,50 @@ func checkCertificate(t *testing.T, seed, op int, ref *refProfile, cert []certIv
 			t.Fatalf("seed %d op %d: the start at %v (before %v, procs %d, dur %v, lb %v) touches no part of %v",
 				seed, op, ref.t[i], at, procs, dur, lb, cert)
 		}
+	}
+}
+
+// TestNextFitRecMatchesSkip compares nextFitRec with nextFit followed by
+// certSkip (the reference) on random profiles with reservations, from
+// random steps and for random sizes: the same step, the same parts, and
+// the same block bounds left.
+func TestNextFitRecMatchesSkip(t *testing.T) {
+	var ref refProfile
+	var a, b blockProfile
+	parts := 0
+	for seed := range 2000 {
+		r1 := rand.New(rand.NewPCG(uint64(seed), 8))
+		r2 := rand.New(rand.NewPCG(uint64(seed), 8))
+		now, total := buildPair(r1, &ref, &a)
+		buildPair(r2, &ref, &b)
+		for op := range r1.IntN(60) {
+			// Narrow reservations dig dips inside blocks, so that a
+			// block's largest value is not always its last.
+			for range 3 {
+				from := now + float64(r1.IntN(2000))
+				to, procs := from+randDur(r1), 1+r1.IntN(1+total/3)
+				if to > from && a.fitsFrom(from, procs, to) {
+					a.reserve(from, to, procs)
+					b.reserve(from, to, procs)
+				}
+			}
+			pos := r1.IntN(len(a.ord))
+			k := r1.IntN(int(a.n[pos]))
+			want := r1.IntN(total + 3)
+			a.cert, b.cert = a.cert[:0], b.cert[:0]
+			gp, gk := a.nextFitRec(pos, k, want)
+			wp, wk := b.nextFit(pos, k, want)
+			if wp != pos || wk != k {
+				b.certSkip(pos, k, wp, wk, want)
+			}
+			if gp != wp || gk != wk || !slices.Equal(a.cert, b.cert) || !slices.Equal(a.hi, b.hi) {
+				t.Fatalf("seed %d op %d: from (%d, %d) for %d: nextFitRec (%d, %d) %v, nextFit and certSkip (%d, %d) %v",
+					seed, op, pos, k, want, gp, gk, a.cert, wp, wk, b.cert)
+			}
+			parts += len(a.cert)
+		}
+	}
+	if parts < 10000 {
+		t.Fatalf("only %d parts recorded", parts)
 	}
 }
