@@ -521,39 +521,6 @@ func (c *Conservative) recordGroup() {
 	rs.groups[len(rs.groups)-1].setCert(&c.bp, int(rs.cert0), len(c.bp.segs))
 }
 
-// certSkip records that the steps from (pa, ka) up to (pb, kb) (pb < 0:
-// to the end) all had fewer than procs free processors: one part per
-// block, with the block's bound for a block skipped whole and the steps'
-// largest value otherwise.
-func (p *blockProfile) certSkip(pa, ka, pb, kb, procs int) {
-	for pos, k := pa, ka; pos < len(p.ord) && (pb < 0 || pos <= pb); pos, k = pos+1, 0 {
-		n, b, a := int(p.n[pos]), p.base(pos), p.add[pos]
-		end := n
-		if pos == pb {
-			end = kb
-		}
-		if k >= end {
-			break
-		}
-		y := math.Inf(1)
-		switch {
-		case end < n:
-			y = p.t[b+end]
-		case pos+1 < len(p.ord):
-			y = p.first[pos+1]
-		}
-		hi := p.hi[pos] + a
-		if k > 0 || end < n {
-			hi = math.MinInt
-			for _, v := range p.f[b+k : b+end] {
-				hi = max(hi, v)
-			}
-			hi += a // the range is not empty
-		}
-		p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: procs - hi, pass: p.certPass})
-	}
-}
-
 // certStep records that step (pos, k) had fewer than procs free
 // processors.
 func (p *blockProfile) certStep(pos, k, procs int) {

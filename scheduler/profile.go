@@ -514,7 +514,8 @@ func (p *blockProfile) nextFit(pos, k, procs int) (int, int) {
 	return -1, 0
 }
 
-// nextFitRec is nextFit recording the steps it skips as certSkip does
+// nextFitRec is nextFit recording the steps it skips as certSkip (the
+// tests' reference) does
 // (one part per block: the block's bound for a block skipped whole, the
 // largest value of the steps read otherwise), in the same pass over them.
 func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
