@@ -515,9 +515,9 @@ func (p *blockProfile) nextFit(pos, k, procs int) (int, int) {
 }
 
 // nextFitRec is nextFit recording the steps it skips as certSkip (the
-// tests' reference) does
-// (one part per block: the block's bound for a block skipped whole, the
-// largest value of the steps read otherwise), in the same pass over them.
+// tests' reference) does: one part per block, the block's bound for a
+// block skipped whole, the largest value of the steps read otherwise,
+// in the same pass over them.
 func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
 	for ; pos < len(p.ord); pos, k = pos+1, 0 {
 		a := p.add[pos]

@@ -219,11 +219,11 @@ func TestNextFitRecMatchesSkip(t *testing.T) {
 	}
 }
 
-// certSkip, the reference for nextFitRec (the recording searches used
-// it after nextFit until nextFitRec replaced both), records that the steps from (pa, ka) up to (pb, kb) (pb < 0:
-// to the end) all had fewer than procs free processors: one part per
-// block, with the block's bound for a block skipped whole and the steps'
-// largest value otherwise.
+// certSkip, the reference for nextFitRec (recording searches called it
+// after nextFit until nextFitRec replaced both), records that the steps
+// from (pa, ka) up to (pb, kb) (pb < 0: to the end) all had fewer than
+// procs free processors: one part per block, with the block's bound for
+// a block skipped whole and the steps' largest value otherwise.
 func (p *blockProfile) certSkip(pa, ka, pb, kb, procs int) {
 	for pos, k := pa, ka; pos < len(p.ord) && (pb < 0 || pos <= pb); pos, k = pos+1, 0 {
 		n, b, a := int(p.n[pos]), p.base(pos), p.add[pos]
