@@ -554,7 +554,7 @@ func (c *Conservative) placeFast(now float64, procs int, est, power float64) flo
 		lb = at
 	}
 	c.flush()
-	c.rs.cert0 = int32(len(c.bp.cert))
+	c.rs.cert0 = int32(len(c.bp.segs))
 	t, low := c.bp.earliest(procs, est, lb)
 	c.seen.put(procs, est, t)
 	*r = classRun{ok: true, procs: procs, est: est, at: t}

@@ -61,18 +61,12 @@ import (
 // log, runLog, through conservative's own cursor) and the free processors
 // are accounted for by them.
 
-// certIv is one part of a placement's certificate: the profile's steps
-// over [x, y) all had at least def processors fewer than the job needs.
-type certIv struct {
-	x, y float64
-	def  int
-}
-
 // resGroup is one reservation of the profile: n jobs (not started) of
 // procs processors and estimate est from at, the jobs' slots ending at
-// slotEnd in reuseState.slots and the search's certificate at
-// [certFrom, certTo) of blockProfile.cert, whose first part starts at x0
-// (+Inf: none; kept here for mayLift, which reads it for every group).
+// slotEnd in reuseState.slots and the search's certificate, segments
+// [certFrom, certTo) of blockProfile.segs (certstore.go), whose first
+// part starts at x0 (+Inf: none; kept here for mayLift, which reads it
+// for every group).
 type resGroup struct {
 	procs, n         int32
 	slotEnd          int32
@@ -80,11 +74,11 @@ type resGroup struct {
 	est, at, x0      float64
 }
 
-// setCert makes cert[from:to] gr's certificate.
-func (gr *resGroup) setCert(cert []certIv, from, to int) {
+// setCert makes segments segs[from:to] of p gr's certificate.
+func (gr *resGroup) setCert(p *blockProfile, from, to int) {
 	gr.certFrom, gr.certTo, gr.x0 = int32(from), int32(to), math.Inf(1)
 	if from < to {
-		gr.x0 = cert[from].x
+		gr.x0 = p.cert[p.segs[from].from].x
 	}
 }
 
@@ -100,8 +94,13 @@ type reuseState struct {
 	d      []runEntry // scratch: D, (end, processors) with end > now
 	dEnd   float64    // the last end in d
 	lifts  []liftPt   // scratch: D's ends, latest first, with running sums (lift)
-	cert0  int32      // certificate start of the current run
-	cbuf   []certIv   // scratch: the kept groups' certificates
+	cert0  int32      // certificate start (in blockProfile.segs) of the current run
+	cbuf   []certIv   // scratch: a certificate's parts (stands)
+	// certKept and segsKept are the parts and segments left by the last
+	// compaction (compactCert); sbuf and live are its scratch.
+	certKept, segsKept int
+	sbuf               []certSeg
+	live               []int32
 }
 
 // reuseEligible reports whether the engine's setup lets passes reuse.
@@ -113,7 +112,9 @@ func (c *Conservative) reuseEligible(v *View) bool {
 // startRecording begins the groups of a rebuilt profile.
 func (c *Conservative) startRecording(v *View) {
 	rs := &c.rs
-	rs.groups, rs.slots, c.bp.cert = rs.groups[:0], rs.slots[:0], c.bp.cert[:0]
+	rs.groups, rs.slots = rs.groups[:0], rs.slots[:0]
+	c.bp.clearCert()
+	rs.certKept, rs.segsKept = 0, 0
 	c.bp.ruled.clear()
 	rs.rec = c.reuseEligible(v)
 	c.bp.rec = rs.rec
@@ -171,6 +172,7 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	}
 	c.sortLifts()
 	p := &c.bp
+	p.certPass++ // a new lowering (stands)
 	// The groups that stand without a search: g of them.
 	i := v.Next(0, v.Total)
 	g, si := 0, 0
@@ -246,14 +248,14 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 			if at, ok := c.seen.get(procs, est); ok {
 				lb = at
 			}
-			cf := len(p.cert)
+			pf, sf := len(p.cert), len(p.segs)
 			t, _ := p.earliest(procs, est, lb)
 			if t != gr.at {
-				p.cert = p.cert[:cf]
+				p.truncCert(pf, sf)
 				p.ruled.clear()
 				break
 			}
-			gr.setCert(p.cert, cf, len(p.cert))
+			gr.setCert(p, sf, len(p.segs))
 		}
 		c.seen.put(procs, est, gr.at)
 		p.reserve(gr.at, gr.at+est, int(gr.n)*procs)
@@ -323,28 +325,6 @@ func walkSkip(w *waitQueue, i, total int) int {
 	return i
 }
 
-// compactCert drops the certificates no group points to any more once
-// they are most of cert, keeping the groups' in their order.
-func (c *Conservative) compactCert() {
-	rs, p := &c.rs, &c.bp
-	live := 0
-	for _, gr := range rs.groups {
-		live += int(gr.certTo - gr.certFrom)
-	}
-	if len(p.cert) <= 2*live+4096 {
-		return
-	}
-	rs.cbuf = rs.cbuf[:0]
-	for k := range rs.groups {
-		gr := &rs.groups[k]
-		cf := len(rs.cbuf)
-		rs.cbuf = append(rs.cbuf, p.cert[gr.certFrom:gr.certTo]...)
-		gr.certFrom, gr.certTo = int32(cf), int32(len(rs.cbuf))
-	}
-	p.cert, rs.cbuf = rs.cbuf, p.cert[:0]
-	p.ruled.clear()
-}
-
 // mayLift reports whether stands has anything to check for gr: whether
 // the first part of its certificate, where stands starts reading, starts
 // before D's last end. Otherwise stands finds no part D may lift and
@@ -354,60 +334,98 @@ func (c *Conservative) mayLift(gr *resGroup) bool {
 }
 
 // stands reports whether gr's placement stands on the new profile (the
-// old one plus D) by its certificate alone, and if so lowers the
-// certificate's deficits by what D adds over each part, so they stay
-// bounds for the next pass. A part whose deficit D may cover (what D
-// adds at the part's start, its largest lift over the part, reaches the
-// deficit) no longer blocks. Every start from the search's first step to
-// the placement's start had a window touching a part (its own step, or a
-// too-full step the search met in its window), and a start whose window
-// touches a part that still blocks is still ruled out. So the placement
-// stands if every start in [now, at) whose window touches a part that no
-// longer blocks also touches one that still does: the starts t whose
-// window [t, t+est) touches [x, y) are those in (x-est, y), and the
-// blocking parts' such ranges must cover the others' (a cover check over
-// the parts in time order). The subtraction x-est is taken with a margin
+// old one plus D) by its certificate alone. Deficits are lowered by what
+// D adds over each part, so they stay bounds for the next pass: the
+// parts are shared between certificates (certstore.go), so each part
+// with y > now that starts before D's last end is lowered where it is
+// first read in the pass (whether or not gr stands: a certificate that
+// holds it and is kept reads it too). A part whose lowered deficit is
+// no longer positive (D may cover it: what D adds at the part's start,
+// its largest lift over the part, reaches the deficit) no longer blocks.
+// Every start from the search's first step to the placement's start had
+// a window touching a part (its own step, or a too-full step the search
+// met in its window), and a start whose window touches a part that
+// still blocks is still ruled out. So the placement stands if every
+// start in [now, at) whose window touches a part that no longer blocks
+// also touches one that still does: the starts t whose window
+// [t, t+est) touches [x, y) are those in (x-est, y), and the blocking
+// parts' such ranges must cover the others' (a cover check over the
+// parts in time order). The subtraction x-est is taken with a margin
 // that shrinks the blocking ranges and widens the others, so rounding
 // can only make the check more cautious. Starts before the search's lower
 // bound were ruled out by the class's earlier placements, checked first.
-// Parts D lifts to the job's size are then dropped, so every part of a
-// kept certificate blocks: one that D cannot reach still does.
+// Parts that no longer block are then dropped (the certificate is
+// written again as parts of its own), so every part of a kept
+// certificate blocks: one that D cannot reach still does.
 func (c *Conservative) stands(gr *resGroup, now float64) bool {
-	cert, dEnd := c.bp.cert[gr.certFrom:gr.certTo], c.rs.dEnd
-	// Every part blocked at the last pass (deficit > 0); D adds nothing
-	// from its last end on, so the parts from n on still block.
-	n, open := 0, false
-	for ; n < len(cert) && cert[n].x < dEnd; n++ {
-		if iv := &cert[n]; iv.y > now && c.lift(iv.x, now) >= iv.def {
-			open = true
-		}
-	}
-	if open && !c.covered(cert, now, gr.est, gr.at) {
-		return false
-	}
-	if !open {
-		for k := range cert[:n] {
-			if iv := &cert[k]; iv.y > now {
-				iv.def -= c.lift(iv.x, now)
-			}
-		}
+	p := &c.bp
+	if !c.lower(gr, now) {
 		return true
 	}
+	cert := p.flatCert(c.rs.cbuf[:0], int(gr.certFrom), int(gr.certTo))
+	c.rs.cbuf = cert
+	if !c.covered(cert, now, gr.est, gr.at) {
+		return false
+	}
 	// Parts that no longer block are dropped (every start they ruled out
-	// still touches one that does), as are parts over before now.
-	w := 0
-	for k := range cert {
-		iv := cert[k]
-		if k < n && iv.y > now {
-			iv.def -= c.lift(iv.x, now)
-		}
-		if iv.y > now && iv.def > 0 {
-			cert[w] = iv
-			w++
+	// still touches one that does), as are parts over before now: the
+	// certificate up to the last of them is written as parts of its own,
+	// the rest stays shared.
+	last := -1
+	for k, iv := range cert {
+		if !(iv.y > now) || iv.def <= 0 {
+			last = k
 		}
 	}
-	gr.setCert(c.bp.cert, int(gr.certFrom), int(gr.certFrom)+w)
+	pf, sf := len(p.cert), len(p.segs)
+	for _, iv := range cert[:last+1] {
+		if iv.y > now && iv.def > 0 {
+			iv.pass = p.certPass
+			p.cert = append(p.cert, iv)
+		}
+	}
+	p.ownCert(pf)
+	k := last + 1 // the first part kept shared
+	for s := gr.certFrom; s < gr.certTo; s++ {
+		sg := p.segs[s]
+		if n := int(sg.to - sg.from); k >= n {
+			k -= n
+			continue
+		}
+		sg.from += int32(k)
+		k = 0
+		p.segs = append(p.segs, sg)
+	}
+	gr.setCert(p, sf, len(p.segs))
 	return true
+}
+
+// lower lowers the deficits of gr's certificate by what D adds over
+// each part, for the parts with y > now not yet lowered in this pass
+// (see stands), and reports whether one of them no longer blocks. Every
+// part blocked at the last pass (deficit > 0); D adds nothing from its
+// last end on, so the parts from there on still block and are not read.
+func (c *Conservative) lower(gr *resGroup, now float64) (open bool) {
+	p, dEnd := &c.bp, c.rs.dEnd
+	for _, sg := range p.segs[gr.certFrom:gr.certTo] {
+		ps := p.cert[sg.from:sg.to]
+		for k := range ps {
+			iv := &ps[k]
+			if !(iv.x < dEnd) {
+				return open
+			}
+			if iv.y > now {
+				if iv.pass != p.certPass {
+					iv.def -= c.lift(iv.x, now)
+					iv.pass = p.certPass
+				}
+				if iv.def+int(sg.add) <= 0 {
+					open = true
+				}
+			}
+		}
+	}
+	return open
 }
 
 // liftPt is one end of D in the order lift reads them: D's parts ending
@@ -452,12 +470,12 @@ func (c *Conservative) lift(x, now float64) int {
 }
 
 // covered reports whether every start in [now, at) whose window of est
-// touches a part of cert that D may lift (see stands) also touches one
-// that D cannot.
+// touches a part of cert that no longer blocks (deficit, lowered by D,
+// not positive; see stands) also touches one that still does.
 func (c *Conservative) covered(cert []certIv, now, est, at float64) bool {
 	for n := range cert {
 		iv := &cert[n]
-		if !(iv.y > now) || c.lift(iv.x, now) < iv.def {
+		if !(iv.y > now) || iv.def > 0 {
 			continue
 		}
 		// The starts to cover: (x-est, min(y, at)), widened by the
@@ -471,7 +489,7 @@ func (c *Conservative) covered(cert []certIv, now, est, at float64) bool {
 		// included); blocking ranges in time order extend it.
 		for m := range cert {
 			jv := &cert[m]
-			if !(jv.y > cov) || c.lift(jv.x, now) >= jv.def {
+			if !(jv.y > cov) || jv.def <= 0 {
 				continue
 			}
 			if !(jv.x-est+subMargin(jv.x, est) < cov) {
@@ -500,40 +518,7 @@ func (c *Conservative) recordGroup() {
 		return
 	}
 	rs.groups = append(rs.groups, resGroup{procs: int32(r.procs), n: int32(r.pending), slotEnd: int32(len(rs.slots)), est: r.est, at: r.at})
-	rs.groups[len(rs.groups)-1].setCert(c.bp.cert, int(rs.cert0), len(c.bp.cert))
-}
-
-// certSkip records that the steps from (pa, ka) up to (pb, kb) (pb < 0:
-// to the end) all had fewer than procs free processors: one part per
-// block, with the block's bound for a block skipped whole and the steps'
-// largest value otherwise.
-func (p *blockProfile) certSkip(pa, ka, pb, kb, procs int) {
-	for pos, k := pa, ka; pos < len(p.ord) && (pb < 0 || pos <= pb); pos, k = pos+1, 0 {
-		n, b, a := int(p.n[pos]), p.base(pos), p.add[pos]
-		end := n
-		if pos == pb {
-			end = kb
-		}
-		if k >= end {
-			break
-		}
-		y := math.Inf(1)
-		switch {
-		case end < n:
-			y = p.t[b+end]
-		case pos+1 < len(p.ord):
-			y = p.first[pos+1]
-		}
-		hi := p.hi[pos] + a
-		if k > 0 || end < n {
-			hi = math.MinInt
-			for _, v := range p.f[b+k : b+end] {
-				hi = max(hi, v)
-			}
-			hi += a // the range is not empty
-		}
-		p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: procs - hi})
-	}
+	rs.groups[len(rs.groups)-1].setCert(&c.bp, int(rs.cert0), len(c.bp.segs))
 }
 
 // certStep records that step (pos, k) had fewer than procs free
@@ -547,7 +532,7 @@ func (p *blockProfile) certStep(pos, k, procs int) {
 	case pos+1 < len(p.ord):
 		y = p.first[pos+1]
 	}
-	p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: procs - p.value(pos, k)})
+	p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: procs - p.value(pos, k), pass: p.certPass})
 }
 
 // mergeAt removes the step starting at t, if there is one after the

@@ -50,10 +50,13 @@ type blockProfile struct {
 	// its to when checks show they still do (firstAtOrAfter).
 	hitPos, hitK, endPos, endK int
 
-	// rec asks earliest to append its searches' certificates to cert
-	// (consreuse.go).
-	rec  bool
-	cert []certIv
+	// rec asks earliest to record its searches' certificates: the parts
+	// in cert, each certificate a list of segments in segs (certstore.go,
+	// consreuse.go). certPass marks the parts recorded now (certIv.pass).
+	rec      bool
+	cert     []certIv
+	segs     []certSeg
+	certPass uint32
 
 	// ruled lists searches whose answers bound later ones' (searchmemo.go).
 	ruled searchMemo
@@ -398,7 +401,7 @@ func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
 	// whole says the search rules out every start from the first step
 	// (with its certificate, if recorded): it is then remembered for
 	// later searches (searchmemo.go).
-	cf, whole, cost := len(p.cert), !(lb > p.first[0]), 0
+	cf, whole, cost := len(p.segs), !(lb > p.first[0]), 0
 	if p.ruled.n == 0 {
 		// Nothing to bound this search by.
 	} else if m, ok := p.ruled.bound(procs, dur, lb, p.rec); ok {
@@ -406,26 +409,25 @@ func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
 			// The parts over by lb touch no window this search checks;
 			// without them the certificate covers the starts from lb on
 			// only.
-			from := m.cf
+			cut := math.Inf(-1)
 			if !whole {
-				from += sortSearchEnd(p.cert[m.cf:m.ct], lb)
+				cut = lb
 			}
-			whole = from == m.cf
-			k := len(p.cert)
-			p.cert = append(p.cert, p.cert[from:m.ct]...)
-			for x := range p.cert[k:] {
-				p.cert[k+x].def += procs - m.procs
-			}
+			whole = p.inheritCert(m.cf, m.ct, procs-m.procs, cut)
 		} else {
 			whole = true
 		}
 		lb, cost = m.at, m.cost
 	}
+	pf := len(p.cert)
 	t, low, its := p.search(procs, dur, lb)
+	if p.rec {
+		p.ownCert(pf)
+	}
 	// Answers that took few candidates are not worth the memo's upkeep
 	// (nor copying their certificates).
 	if cost += its; whole && cost >= memoMinCost && t > p.first[0] && !math.IsInf(t, 1) {
-		p.ruled.put(procs, dur, t, cf, len(p.cert), cost, p.rec)
+		p.ruled.put(procs, dur, t, cf, len(p.segs), cost, p.rec)
 	}
 	return t, low
 }
@@ -453,10 +455,10 @@ func (p *blockProfile) search(procs int, dur, lb float64) (float64, int, int) {
 		pos, k = p.locate(lb)
 	}
 	for its := 1; ; its++ {
-		fpos, fk := pos, k
-		pos, k = p.nextFit(pos, k, procs)
-		if p.rec && (pos != fpos || k != fk) {
-			p.certSkip(fpos, fk, pos, k, procs)
+		if p.rec {
+			pos, k = p.nextFitRec(pos, k, procs)
+		} else {
+			pos, k = p.nextFit(pos, k, procs)
 		}
 		if pos < 0 {
 			return math.Inf(1), 0, its
@@ -508,6 +510,52 @@ func (p *blockProfile) nextFit(pos, k, procs int) (int, int) {
 			hi = max(hi, v)
 		}
 		p.hi[pos] = hi // the whole block was read: tighten its bound
+	}
+	return -1, 0
+}
+
+// nextFitRec is nextFit recording the steps it skips as certSkip (the
+// tests' reference) does: one part per block, the block's bound for a
+// block skipped whole, the largest value of the steps read otherwise,
+// in the same pass over them.
+func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
+	for ; pos < len(p.ord); pos, k = pos+1, 0 {
+		a := p.add[pos]
+		need, b, n := procs-a, p.base(pos), int(p.n[pos])
+		if k >= n {
+			continue // no step left in the block
+		}
+		y := math.Inf(1)
+		if pos+1 < len(p.ord) {
+			y = p.first[pos+1]
+		}
+		if p.hi[pos] < need {
+			hi := p.hi[pos]
+			if k > 0 {
+				hi = math.MinInt
+				for _, v := range p.f[b+k : b+n] {
+					hi = max(hi, v)
+				}
+			}
+			p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: procs - (hi + a), pass: p.certPass})
+			continue
+		}
+		fs := p.f[b : b+n]
+		hi, k0 := math.MinInt, k
+		for ; k < n; k++ {
+			v := fs[k]
+			if v >= need {
+				if k > k0 {
+					p.cert = append(p.cert, certIv{x: p.t[b+k0], y: p.t[b+k], def: procs - (hi + a), pass: p.certPass})
+				}
+				return pos, k
+			}
+			hi = max(hi, v)
+		}
+		if k0 == 0 {
+			p.hi[pos] = hi // the whole block was read: tighten its bound
+		}
+		p.cert = append(p.cert, certIv{x: p.t[b+k0], y: y, def: procs - (hi + a), pass: p.certPass})
 	}
 	return -1, 0
 }

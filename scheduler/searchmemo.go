@@ -8,9 +8,10 @@ package scheduler
 // at least dur (each of those starts' shorter window already met a step
 // with fewer than procs free, and steps only lose processors). So a
 // later such search starts from at, and, when certificates are recorded,
-// copies the earlier one's (each part's deficit raised by the extra
-// processors: the steps were that much further short), which covers the
-// starts it skips.
+// takes the earlier one's (each part's deficit raised by the extra
+// processors: the steps were that much further short; its segments are
+// copied, the parts shared: certstore.go), which covers the starts it
+// skips.
 //
 // Anything that gives processors back (reset, release, advance, a
 // negative reservation) or rewrites the certificates (truncation,
@@ -27,7 +28,7 @@ const memoSize = 64
 const memoMinCost = 16
 
 // memoEntry is one remembered search: procs processors over dur, found
-// at, its certificate (ruling out every start before at) cert[cf:ct] if
+// at, its certificate (ruling out every start before at) segs[cf:ct] if
 // hasCert, and the candidate starts it and the answers it started from
 // tried (cost).
 type memoEntry struct {
@@ -57,7 +58,9 @@ func (m *searchMemo) put(procs int, dur, at float64, cf, ct, cost int, hasCert b
 		if e.dominates(&m.e[i]) {
 			continue
 		}
-		m.e[w] = m.e[i]
+		if w != i {
+			m.e[w] = m.e[i]
+		}
 		w++
 	}
 	if w == memoSize { // full: the oldest goes

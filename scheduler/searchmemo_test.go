@@ -3,6 +3,7 @@ package scheduler
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -77,7 +78,7 @@ func TestBlockProfileCertificates(t *testing.T) {
 	for seed := range 3000 {
 		r := rand.New(rand.NewPCG(uint64(seed), 7))
 		now, total := buildPair(r, &ref, &bp)
-		bp.cert = bp.cert[:0]
+		bp.clearCert()
 		bp.ruled.clear()
 		made = made[:0]
 		for op := range r.IntN(200) {
@@ -109,7 +110,7 @@ func TestBlockProfileCertificates(t *testing.T) {
 			if !math.IsInf(want, 1) && r.IntN(4) == 0 {
 				lb = now + r.Float64()*(want-now)
 			}
-			cf := len(bp.cert)
+			cf := len(bp.segs)
 			if _, ok := bp.ruled.bound(procs, dur, lb, true); ok {
 				copied++
 			}
@@ -120,7 +121,7 @@ func TestBlockProfileCertificates(t *testing.T) {
 			if math.IsInf(want, 1) {
 				continue
 			}
-			checkCertificate(t, seed, op, &ref, bp.cert[cf:], procs, dur, lb, want)
+			checkCertificate(t, seed, op, &ref, bp.flatCert(nil, cf, len(bp.segs)), procs, dur, lb, want)
 			ref.reserve(want, want+dur, procs, 0)
 			bp.reserve(want, want+dur, procs)
 			made = append(made, madeRes{want, want + dur, procs})
@@ -170,5 +171,84 @@ func checkCertificate(t *testing.T, seed, op int, ref *refProfile, cert []certIv
 			t.Fatalf("seed %d op %d: the start at %v (before %v, procs %d, dur %v, lb %v) touches no part of %v",
 				seed, op, ref.t[i], at, procs, dur, lb, cert)
 		}
+	}
+}
+
+// TestNextFitRecMatchesSkip compares nextFitRec with nextFit followed by
+// certSkip (the reference) on random profiles with reservations, from
+// random steps and for random sizes: the same step, the same parts, and
+// the same block bounds left.
+func TestNextFitRecMatchesSkip(t *testing.T) {
+	var ref refProfile
+	var a, b blockProfile
+	parts := 0
+	for seed := range 2000 {
+		r1 := rand.New(rand.NewPCG(uint64(seed), 8))
+		r2 := rand.New(rand.NewPCG(uint64(seed), 8))
+		now, total := buildPair(r1, &ref, &a)
+		buildPair(r2, &ref, &b)
+		for op := range r1.IntN(60) {
+			// Narrow reservations dig dips inside blocks, so that a
+			// block's largest value is not always its last.
+			for range 3 {
+				from := now + float64(r1.IntN(2000))
+				to, procs := from+randDur(r1), 1+r1.IntN(1+total/3)
+				if to > from && a.fitsFrom(from, procs, to) {
+					a.reserve(from, to, procs)
+					b.reserve(from, to, procs)
+				}
+			}
+			pos := r1.IntN(len(a.ord))
+			k := r1.IntN(int(a.n[pos]))
+			want := r1.IntN(total + 3)
+			a.cert, b.cert = a.cert[:0], b.cert[:0]
+			gp, gk := a.nextFitRec(pos, k, want)
+			wp, wk := b.nextFit(pos, k, want)
+			if wp != pos || wk != k {
+				b.certSkip(pos, k, wp, wk, want)
+			}
+			if gp != wp || gk != wk || !slices.Equal(a.cert, b.cert) || !slices.Equal(a.hi, b.hi) {
+				t.Fatalf("seed %d op %d: from (%d, %d) for %d: nextFitRec (%d, %d) %v, nextFit and certSkip (%d, %d) %v",
+					seed, op, pos, k, want, gp, gk, a.cert, wp, wk, b.cert)
+			}
+			parts += len(a.cert)
+		}
+	}
+	if parts < 10000 {
+		t.Fatalf("only %d parts recorded", parts)
+	}
+}
+
+// certSkip, the reference for nextFitRec (recording searches called it
+// after nextFit until nextFitRec replaced both), records that the steps
+// from (pa, ka) up to (pb, kb) (pb < 0: to the end) all had fewer than
+// procs free processors: one part per block, with the block's bound for
+// a block skipped whole and the steps' largest value otherwise.
+func (p *blockProfile) certSkip(pa, ka, pb, kb, procs int) {
+	for pos, k := pa, ka; pos < len(p.ord) && (pb < 0 || pos <= pb); pos, k = pos+1, 0 {
+		n, b, a := int(p.n[pos]), p.base(pos), p.add[pos]
+		end := n
+		if pos == pb {
+			end = kb
+		}
+		if k >= end {
+			break
+		}
+		y := math.Inf(1)
+		switch {
+		case end < n:
+			y = p.t[b+end]
+		case pos+1 < len(p.ord):
+			y = p.first[pos+1]
+		}
+		hi := p.hi[pos] + a
+		if k > 0 || end < n {
+			hi = math.MinInt
+			for _, v := range p.f[b+k : b+end] {
+				hi = max(hi, v)
+			}
+			hi += a // the range is not empty
+		}
+		p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: procs - hi, pass: p.certPass})
 	}
 }
