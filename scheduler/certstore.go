@@ -79,15 +79,6 @@ func (p *blockProfile) ownCert(pf int) {
 	}
 }
 
-// certLen returns the number of parts of certificate segs[from:to].
-func (p *blockProfile) certLen(from, to int) int {
-	n := 0
-	for _, sg := range p.segs[from:to] {
-		n += int(sg.to - sg.from)
-	}
-	return n
-}
-
 // flatCert appends the parts of certificate segs[from:to] to dst, in time
 // order, with their deficits raised by their segments' addends, and
 // returns it.
@@ -117,8 +108,8 @@ func (p *blockProfile) clearCert() {
 }
 
 // compactCert keeps only the parts and segments the groups' certificates
-// hold, once the parts have doubled since the last compaction (or since
-// the profile's groups were first recorded), keeping shared parts shared
+// hold, once the parts or segments have grown past four times what the
+// last compaction kept (plus 65,536), keeping shared parts shared
 // and the groups' segments in their order. It clears the memo.
 func (c *Conservative) compactCert() {
 	rs, p := &c.rs, &c.bp
