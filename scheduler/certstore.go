@@ -36,7 +36,7 @@ import "math"
 // whose lowering it has had (see stands).
 type certIv struct {
 	x, y float64
-	def  int
+	def  int32 // within ± twice the machine's processors (a job's size less a step's free processors, lowered by at most a job's size)
 	pass uint32
 }
 
@@ -88,7 +88,7 @@ func (p *blockProfile) flatCert(dst []certIv, from, to int) []certIv {
 		dst = append(dst, p.cert[sg.from:sg.to]...)
 		if sg.add != 0 {
 			for x := range dst[k:] {
-				dst[k+x].def += int(sg.add)
+				dst[k+x].def += sg.add
 			}
 		}
 	}

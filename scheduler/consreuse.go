@@ -441,10 +441,10 @@ func (c *Conservative) lower(gr *resGroup, now float64) (open bool) {
 			}
 			if iv.y > now {
 				if iv.pass != p.certPass {
-					iv.def -= c.lift(iv.x, now)
+					iv.def -= int32(c.lift(iv.x, now))
 					iv.pass = p.certPass
 				}
-				if iv.def+int(sg.add) <= 0 {
+				if iv.def+sg.add <= 0 {
 					open = true
 				}
 			}
@@ -557,7 +557,7 @@ func (p *blockProfile) certStep(pos, k, procs int) {
 	case pos+1 < len(p.ord):
 		y = p.first[pos+1]
 	}
-	p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: procs - p.value(pos, k), pass: p.certPass})
+	p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: int32(procs - p.value(pos, k)), pass: p.certPass})
 }
 
 // mergeAt removes the step starting at t, if there is one after the

@@ -537,7 +537,7 @@ func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
 					hi = max(hi, v)
 				}
 			}
-			p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: procs - (hi + a), pass: p.certPass})
+			p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: int32(procs - (hi + a)), pass: p.certPass})
 			continue
 		}
 		fs := p.f[b : b+n]
@@ -546,7 +546,7 @@ func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
 			v := fs[k]
 			if v >= need {
 				if k > k0 {
-					p.cert = append(p.cert, certIv{x: p.t[b+k0], y: p.t[b+k], def: procs - (hi + a), pass: p.certPass})
+					p.cert = append(p.cert, certIv{x: p.t[b+k0], y: p.t[b+k], def: int32(procs - (hi + a)), pass: p.certPass})
 				}
 				return pos, k
 			}
@@ -555,7 +555,7 @@ func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
 		if k0 == 0 {
 			p.hi[pos] = hi // the whole block was read: tighten its bound
 		}
-		p.cert = append(p.cert, certIv{x: p.t[b+k0], y: y, def: procs - (hi + a), pass: p.certPass})
+		p.cert = append(p.cert, certIv{x: p.t[b+k0], y: y, def: int32(procs - (hi + a)), pass: p.certPass})
 	}
 	return -1, 0
 }
