@@ -300,18 +300,21 @@ func (c *Conservative) lastCandidateAt(v *View, i, cand int, at float64) int {
 	const gMask, bMask = 1<<groupShift - 1, 1<<blockShift - 1
 	w := &v.e.wq
 	built := false
+	// most is the frontier's first point, the most processors any window
+	// from at has: a job or range above it is ruled out without frontMin.
+	most := math.MaxInt
 	for ; cand >= i; cand-- {
 		if built && cand&gMask == gMask {
 			if cand&bMask == bMask && cand-bMask >= i {
 				b := cand >> blockShift
-				if int(w.block.procs[b]) > frontMin(c.front, at+w.block.est[b]) {
+				if bp := int(w.block.procs[b]); bp > most || bp > frontMin(c.front, at+w.block.est[b]) {
 					cand -= bMask // and the loop's cand--
 					continue
 				}
 			}
 			if cand-gMask >= i {
 				g := cand >> groupShift
-				if int(w.group.procs[g]) > frontMin(c.front, at+w.group.est[g]) {
+				if gp := int(w.group.procs[g]); gp > most || gp > frontMin(c.front, at+w.group.est[g]) {
 					cand -= gMask
 					continue
 				}
@@ -332,9 +335,9 @@ func (c *Conservative) lastCandidateAt(v *View, i, cand int, at float64) int {
 				return cand
 			}
 			c.front = c.bp.frontierFrom(at, c.front[:0])
-			built = true
+			built, most = true, c.front[0].min
 		}
-		if p <= frontMin(c.front, at+w.est[cand]) {
+		if p <= most && p <= frontMin(c.front, at+w.est[cand]) {
 			c.roomPos = cand
 			c.bp.keepRoom(at, p, at+w.est[cand])
 			return cand
