@@ -375,8 +375,12 @@ func (p *blockProfile) addRange(pos, i, j, d int) {
 		// Most of the block changes: add d to the whole block through its
 		// addend and take it back from the steps outside [i, j).
 		p.add[pos] += d
-		p.shift(pos, 0, i, -d)
-		p.shift(pos, j, n, -d)
+		if i > 0 { // a reservation's first or last block is mostly one of these
+			p.shift(pos, 0, i, -d)
+		}
+		if j < n {
+			p.shift(pos, j, n, -d)
+		}
 		return
 	}
 	p.shift(pos, i, j, d)
