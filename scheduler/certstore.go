@@ -33,10 +33,14 @@ import "math"
 // certIv is one part of a placement's certificate: the profile's steps
 // over [x, y) all had at least def processors fewer than the job needs,
 // less the addend of the segment that holds it. pass is the last pass
-// whose lowering it has had (see stands).
+// whose lowering it has had (see stands). A deficit is a job's size less
+// a step's free processors, lowered once per pass while some kept
+// certificate holds it blocking (by at most the processors freed early),
+// so it stays within twice the machine's processors either side: an
+// int32, which makes a part 24 bytes.
 type certIv struct {
 	x, y float64
-	def  int
+	def  int32
 	pass uint32
 }
 
@@ -88,7 +92,7 @@ func (p *blockProfile) flatCert(dst []certIv, from, to int) []certIv {
 		dst = append(dst, p.cert[sg.from:sg.to]...)
 		if sg.add != 0 {
 			for x := range dst[k:] {
-				dst[k+x].def += int(sg.add)
+				dst[k+x].def += sg.add
 			}
 		}
 	}

@@ -45,7 +45,7 @@ func TestCertStoreMatchesCopies(t *testing.T) {
 					p.inheritCert(int(from.certFrom), int(from.certTo), add, cut)
 					for _, iv := range refs[j] {
 						if iv.y > cut {
-							iv.def += add
+							iv.def += int32(add)
 							ref = append(ref, iv)
 						}
 					}
@@ -57,7 +57,7 @@ func TestCertStoreMatchesCopies(t *testing.T) {
 			}
 			for range rng.IntN(5) {
 				y := x + 1 + float64(rng.IntN(6))
-				iv := certIv{x: x, y: y, def: 1 + rng.IntN(6)}
+				iv := certIv{x: x, y: y, def: int32(1 + rng.IntN(6))}
 				ref = append(ref, iv)
 				iv.pass = p.certPass
 				p.cert = append(p.cert, iv)
@@ -140,7 +140,7 @@ func refStands(c *Conservative, cert *[]certIv, est, at, now float64) bool {
 	cs, dEnd := *cert, c.rs.dEnd
 	n, open := 0, false
 	for ; n < len(cs) && cs[n].x < dEnd; n++ {
-		if iv := &cs[n]; iv.y > now && c.lift(iv.x, now) >= iv.def {
+		if iv := &cs[n]; iv.y > now && c.lift(iv.x, now) >= int(iv.def) {
 			open = true
 		}
 	}
@@ -150,7 +150,7 @@ func refStands(c *Conservative, cert *[]certIv, est, at, now float64) bool {
 	if !open {
 		for k := range cs[:n] {
 			if iv := &cs[k]; iv.y > now {
-				iv.def -= c.lift(iv.x, now)
+				iv.def -= int32(c.lift(iv.x, now))
 			}
 		}
 		return true
@@ -159,7 +159,7 @@ func refStands(c *Conservative, cert *[]certIv, est, at, now float64) bool {
 	for k := range cs {
 		iv := cs[k]
 		if k < n && iv.y > now {
-			iv.def -= c.lift(iv.x, now)
+			iv.def -= int32(c.lift(iv.x, now))
 		}
 		if iv.y > now && iv.def > 0 {
 			cs[w] = iv
@@ -175,7 +175,7 @@ func refStands(c *Conservative, cert *[]certIv, est, at, now float64) bool {
 func refCovered(c *Conservative, cert []certIv, now, est, at float64) bool {
 	for n := range cert {
 		iv := &cert[n]
-		if !(iv.y > now) || c.lift(iv.x, now) < iv.def {
+		if !(iv.y > now) || c.lift(iv.x, now) < int(iv.def) {
 			continue
 		}
 		hi := math.Min(iv.y, at)
@@ -185,7 +185,7 @@ func refCovered(c *Conservative, cert []certIv, now, est, at float64) bool {
 		}
 		for m := range cert {
 			jv := &cert[m]
-			if !(jv.y > cov) || c.lift(jv.x, now) >= jv.def {
+			if !(jv.y > cov) || c.lift(jv.x, now) >= int(jv.def) {
 				continue
 			}
 			if !(jv.x-est+subMargin(jv.x, est) < cov) {

@@ -82,6 +82,9 @@ type Conservative struct {
 	def   deferred   // reservations a pass left for the next one
 	front []frontPt  // scratch: running minimum of the profile from now
 	suf   []int32    // scratch: suffix minimums of the wait queue's block bounds
+	// roomPos is the queue position of the last candidate found to fit
+	// (lastCandidateAt; its window is bp.room).
+	roomPos int
 	// full turns off the early end of keyed passes (tests compare the
 	// two: the end and its deferrals must not change the schedule).
 	full bool
@@ -283,6 +286,10 @@ func (c *Conservative) extendRun(v *View, i, end int, suf []int32) int {
 // job of the range fits if the smallest size does not fit the shortest
 // window). The bounds are read, never tightened: the wait queue's scans
 // alone tighten them.
+//
+// The candidate found last is asked again at the next group of the
+// queue: while no reservation since starts before its window's end, its
+// answer stands without reading the profile (blockProfile.roomKept).
 func (c *Conservative) lastCandidate(v *View, i, cand int) int {
 	return c.lastCandidateAt(v, i, cand, v.Now)
 }
@@ -293,18 +300,21 @@ func (c *Conservative) lastCandidateAt(v *View, i, cand int, at float64) int {
 	const gMask, bMask = 1<<groupShift - 1, 1<<blockShift - 1
 	w := &v.e.wq
 	built := false
+	// most is the frontier's first point, the most processors any window
+	// from at has: a job or range above it is ruled out without frontMin.
+	most := math.MaxInt
 	for ; cand >= i; cand-- {
 		if built && cand&gMask == gMask {
 			if cand&bMask == bMask && cand-bMask >= i {
 				b := cand >> blockShift
-				if int(w.block.procs[b]) > frontMin(c.front, at+w.block.est[b]) {
+				if bp := int(w.block.procs[b]); bp > most || bp > frontMin(c.front, at+w.block.est[b]) {
 					cand -= bMask // and the loop's cand--
 					continue
 				}
 			}
 			if cand-gMask >= i {
 				g := cand >> groupShift
-				if int(w.group.procs[g]) > frontMin(c.front, at+w.group.est[g]) {
+				if gp := int(w.group.procs[g]); gp > most || gp > frontMin(c.front, at+w.group.est[g]) {
 					cand -= gMask
 					continue
 				}
@@ -315,13 +325,21 @@ func (c *Conservative) lastCandidateAt(v *View, i, cand int, at float64) int {
 			continue
 		}
 		if !built {
-			if c.bp.fitsFrom(at, p, at+w.est[cand]) {
+			end := at + w.est[cand]
+			if cand == c.roomPos && c.bp.roomKept(at, p, end) {
+				return cand // its window is as it was when it had room
+			}
+			if c.bp.fitsFrom(at, p, end) {
+				c.roomPos = cand
+				c.bp.keepRoom(at, p, end)
 				return cand
 			}
 			c.front = c.bp.frontierFrom(at, c.front[:0])
-			built = true
+			built, most = true, c.front[0].min
 		}
-		if p <= frontMin(c.front, at+w.est[cand]) {
+		if p <= most && p <= frontMin(c.front, at+w.est[cand]) {
+			c.roomPos = cand
+			c.bp.keepRoom(at, p, at+w.est[cand])
 			return cand
 		}
 	}

@@ -167,7 +167,7 @@ func TestConservativeMayLift(t *testing.T) {
 		var cert []certIv
 		for range rng.IntN(4) {
 			y := x + 1 + float64(rng.IntN(5))
-			cert = append(cert, certIv{x: x, y: y, def: 1 + rng.IntN(6)})
+			cert = append(cert, certIv{x: x, y: y, def: int32(1 + rng.IntN(6))})
 			x = y + float64(rng.IntN(3))
 		}
 		c.rs.dEnd = 0

@@ -60,11 +60,45 @@ type blockProfile struct {
 
 	// ruled lists searches whose answers bound later ones' (searchmemo.go).
 	ruled searchMemo
+
+	// room is the last window found to have room (keepRoom, roomKept);
+	// resFrom is the earliest start of the reservations made since
+	// (-Inf after anything else that changes the free processors:
+	// reset, release, advance).
+	room    roomWin
+	resFrom float64
+}
+
+// roomWin is a window [at, end) with procs processors free at every
+// step in it (fitsFrom's test), if ok.
+type roomWin struct {
+	ok      bool
+	procs   int
+	at, end float64
+}
+
+// keepRoom records that procs processors are free from at until end (as
+// fitsFrom reports), for roomKept.
+func (p *blockProfile) keepRoom(at float64, procs int, end float64) {
+	p.room = roomWin{ok: true, procs: procs, at: at, end: end}
+	p.resFrom = math.Inf(1)
+}
+
+// roomKept reports whether the last window keepRoom recorded is
+// [at, end) for procs processors and no reservation since starts before
+// end, nor anything else changed the profile: then fitsFrom(at, procs,
+// end) is still true, as a window's answer depends on the free
+// processors over it alone. (Conservative's candidate check asks it
+// at each group of the queue, mostly for the same job.)
+func (p *blockProfile) roomKept(at float64, procs int, end float64) bool {
+	r := &p.room
+	return r.ok && at == r.at && end == r.end && procs == r.procs && p.resFrom >= end
 }
 
 // reset makes the profile a single step of free processors from now on.
 func (p *blockProfile) reset(now float64, free int) {
 	p.ruled.clear()
+	p.resFrom = math.Inf(-1)
 	p.spare = append(p.spare, p.ord...)
 	p.ord, p.first, p.n, p.add, p.lo, p.hi = p.ord[:0], p.first[:0], p.n[:0], p.add[:0], p.lo[:0], p.hi[:0]
 	p.appendBlock(len(p.ord), now, free)
@@ -108,6 +142,7 @@ func (p *blockProfile) value(pos, k int) int { return p.f[p.base(pos)+k] + p.add
 // reservation, so no block has an addend.
 func (p *blockProfile) release(at float64, procs int) {
 	p.ruled.clear()
+	p.resFrom = math.Inf(-1)
 	pos := len(p.ord) - 1
 	b, n := p.base(pos), int(p.n[pos])
 	last := p.f[b+n-1]
@@ -288,6 +323,9 @@ func (p *blockProfile) reserve(from, to float64, procs int) {
 	if procs < 0 {
 		p.ruled.clear() // processors come back: earlier searches bound nothing
 	}
+	if from < p.resFrom {
+		p.resFrom = from
+	}
 	pa, ka := p.hitPos, p.hitK
 	if pa >= len(p.ord) || ka >= int(p.n[pa]) || p.t[p.base(pa)+ka] != from {
 		pa, ka = p.split(from)
@@ -337,8 +375,12 @@ func (p *blockProfile) addRange(pos, i, j, d int) {
 		// Most of the block changes: add d to the whole block through its
 		// addend and take it back from the steps outside [i, j).
 		p.add[pos] += d
-		p.shift(pos, 0, i, -d)
-		p.shift(pos, j, n, -d)
+		if i > 0 { // a reservation's first or last block is mostly one of these
+			p.shift(pos, 0, i, -d)
+		}
+		if j < n {
+			p.shift(pos, j, n, -d)
+		}
 		return
 	}
 	p.shift(pos, i, j, d)
@@ -372,6 +414,7 @@ func (p *blockProfile) shift(pos, i, j, d int) {
 // step's time to now.
 func (p *blockProfile) advance(now float64) {
 	p.ruled.clear()
+	p.resFrom = math.Inf(-1)
 	pos, k := p.locate(now)
 	if pos > 0 {
 		p.spare = append(p.spare, p.ord[:pos]...)
@@ -537,7 +580,7 @@ func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
 					hi = max(hi, v)
 				}
 			}
-			p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: procs - (hi + a), pass: p.certPass})
+			p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: int32(procs - (hi + a)), pass: p.certPass})
 			continue
 		}
 		fs := p.f[b : b+n]
@@ -546,7 +589,7 @@ func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
 			v := fs[k]
 			if v >= need {
 				if k > k0 {
-					p.cert = append(p.cert, certIv{x: p.t[b+k0], y: p.t[b+k], def: procs - (hi + a), pass: p.certPass})
+					p.cert = append(p.cert, certIv{x: p.t[b+k0], y: p.t[b+k], def: int32(procs - (hi + a)), pass: p.certPass})
 				}
 				return pos, k
 			}
@@ -555,7 +598,7 @@ func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
 		if k0 == 0 {
 			p.hi[pos] = hi // the whole block was read: tighten its bound
 		}
-		p.cert = append(p.cert, certIv{x: p.t[b+k0], y: y, def: procs - (hi + a), pass: p.certPass})
+		p.cert = append(p.cert, certIv{x: p.t[b+k0], y: y, def: int32(procs - (hi + a)), pass: p.certPass})
 	}
 	return -1, 0
 }

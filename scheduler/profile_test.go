@@ -416,3 +416,79 @@ func TestClassCache(t *testing.T) {
 		t.Fatal("entry survived the wrap")
 	}
 }
+
+// TestRoomKeptMatchesFitsFrom checks the block profile's memory of a
+// window with room (keepRoom, roomKept; Conservative's candidate check)
+// on random profiles under random reservations (at searched starts, at
+// any time, taken back) and clock advances: whenever roomKept reports
+// the window as it was, fitsFrom still finds room in it. (It fails if a
+// reservation does not lower resFrom.)
+func TestRoomKeptMatchesFitsFrom(t *testing.T) {
+	var ref refProfile
+	var bp blockProfile
+	kept, checks := 0, 0
+	for seed := range 3000 {
+		r := rand.New(rand.NewPCG(uint64(seed), 5))
+		now, total := buildPair(r, &ref, &bp)
+		type win struct {
+			at, end float64
+			procs   int
+		}
+		var room win
+		var made []win
+		for op := range r.IntN(200) {
+			if room.end > room.at && bp.roomKept(room.at, room.procs, room.end) {
+				kept++
+				if !bp.fitsFrom(room.at, room.procs, room.end) {
+					t.Fatalf("seed %d op %d: roomKept(%v, %d, %v) but fitsFrom finds no room", seed, op, room.at, room.procs, room.end)
+				}
+			}
+			checks++
+			switch k := r.IntN(20); {
+			case k == 0: // advance the clock
+				now = randTime(r, now)
+				ref.advance(now)
+				bp.advance(now)
+			case k < 4: // a window with room, from now or later
+				at := randTime(r, now)
+				end := at + randDur(r) + 1
+				if procs := ref.windowMin(at, end); procs >= 0 {
+					procs = r.IntN(procs + 1)
+					if !bp.fitsFrom(at, procs, end) {
+						t.Fatalf("seed %d op %d: fitsFrom(%v, %d, %v) false, reference has %d free", seed, op, at, procs, end, ref.windowMin(at, end))
+					}
+					bp.keepRoom(at, procs, end)
+					room = win{at, end, procs}
+				}
+			case k < 6 && len(made) > 0: // a reservation taken back
+				j := r.IntN(len(made))
+				m := made[j]
+				made = slices.Delete(made, j, j+1)
+				if from := math.Max(m.at, now); m.end > from {
+					ref.reserve(from, m.end, -m.procs, 0)
+					bp.reserve(from, m.end, -m.procs)
+				}
+			case k < 10: // a reservation from any time
+				from := randTime(r, now)
+				dur := randDur(r)
+				procs := r.IntN(max(0, ref.windowMin(from, from+dur)) + 1)
+				ref.reserve(from, from+dur, procs, 0)
+				bp.reserve(from, from+dur, procs)
+				made = append(made, win{from, from + dur, procs})
+			default: // a reservation at a searched start
+				procs, dur := r.IntN(total+3), randDur(r)
+				at, _ := bp.earliest(procs, dur, now)
+				if math.IsInf(at, 1) {
+					continue
+				}
+				ref.reserve(at, at+dur, procs, 0)
+				bp.reserve(at, at+dur, procs)
+				made = append(made, win{at, at + dur, procs})
+			}
+		}
+	}
+	if kept < checks/20 {
+		t.Fatalf("roomKept held at %d of %d checks: the test checks too little", kept, checks)
+	}
+	t.Logf("roomKept held at %d of %d checks", kept, checks)
+}

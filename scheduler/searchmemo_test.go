@@ -147,7 +147,7 @@ func checkCertificate(t *testing.T, seed, op int, ref *refProfile, cert []certIv
 			t.Fatalf("seed %d op %d: part %d %v of %v out of order or empty", seed, op, k, iv, cert)
 		}
 		for i := range ref.t {
-			if ref.t[i] < iv.y && end(i) > iv.x && procs-ref.free[i] < iv.def {
+			if ref.t[i] < iv.y && end(i) > iv.x && procs-ref.free[i] < int(iv.def) {
 				t.Fatalf("seed %d op %d: part %v claims a deficit of %d, step at %v has %d free of %d",
 					seed, op, iv, iv.def, ref.t[i], ref.free[i], procs)
 			}
@@ -249,6 +249,6 @@ func (p *blockProfile) certSkip(pa, ka, pb, kb, procs int) {
 			}
 			hi += a // the range is not empty
 		}
-		p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: procs - hi, pass: p.certPass})
+		p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: int32(procs - hi), pass: p.certPass})
 	}
 }
