@@ -98,11 +98,14 @@ func (s *MCKP) prepare(classes [][]Option) {
 	var absC, sumL float64
 	s.sumW = 0
 	for j, opts := range classes {
-		mn, mx := math.Inf(1), 0.0
-		for _, k := range s.undom[s.undomStart[j]:s.undomStart[j+1]] {
+		u := s.undom[s.undomStart[j]:s.undomStart[j+1]]
+		mn := math.Inf(1)
+		for _, k := range u {
 			mn = min(mn, opts[k].Cost+lam*opts[k].Weight)
-			mx = max(mx, math.Abs(opts[k].Cost))
 		}
+		// Costs strictly descending (reduce): the largest |cost| is at an
+		// end (the maximum over all of them, which is exact either way).
+		mx := max(math.Abs(opts[u[0]].Cost), math.Abs(opts[u[len(u)-1]].Cost))
 		s.minL[j] = mn
 		absC += mx
 		sumL += mn
