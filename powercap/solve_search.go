@@ -67,15 +67,33 @@ func (s *MCKP) hinted(classes [][]Option) {
 }
 
 // fill upgrades s.inc class by class to the cheapest option that fits in
-// the residual capacity free, and sets s.best to the cost of the result.
+// the residual capacity free, and sets s.best to the cost of the result:
+// it walks the undominated options heavier than the current one (weight
+// ascending), moving to each whose extra weight fits. It starts at the
+// first heavier one (a binary search) and stops at the first that does
+// not fit: the current one changes only when one fits, and until then
+// the heavier options' extra weights only grow (a float subtraction is
+// monotone), so none of them fits either. The same moves as a walk over
+// every option.
 func (s *MCKP) fill(classes [][]Option, free float64) {
 	for j, opts := range classes {
 		cur := opts[s.inc[j]]
-		for _, k := range s.undom[s.undomStart[j]:s.undomStart[j+1]] {
-			if o := opts[k]; o.Weight > cur.Weight && o.Weight-cur.Weight <= free {
-				free -= o.Weight - cur.Weight
-				s.inc[j], cur = k, o
+		u := s.undom[s.undomStart[j]:s.undomStart[j+1]]
+		lo, hi := 0, len(u)
+		for lo < hi {
+			if h := int(uint(lo+hi) >> 1); opts[u[h]].Weight > cur.Weight {
+				hi = h
+			} else {
+				lo = h + 1
 			}
+		}
+		for _, k := range u[lo:] {
+			o := opts[k]
+			if !(o.Weight-cur.Weight <= free) {
+				break
+			}
+			free -= o.Weight - cur.Weight
+			s.inc[j], cur = k, o
 		}
 	}
 	var w, c float64
