@@ -145,22 +145,23 @@ func (s *MCKP) filter(classes [][]Option, limit float64) {
 	gap := limit - s.l0 + s.slackC
 	s.active = s.active[:0]
 	s.actStart = mckpResize(s.actStart, m+1)
+	limW := s.capacity + s.slackW
 	for j, opts := range classes {
 		s.actStart[j] = int32(len(s.active))
-		others := s.sumW - s.minW[j]
-		s.key[j] = math.Inf(1)
+		others, minL, key := s.sumW-s.minW[j], s.minL[j], math.Inf(1)
 		for _, k := range s.undom[s.undomStart[j]:s.undomStart[j+1]] {
 			o := opts[k]
-			if o.Weight+others > s.capacity+s.slackW {
+			if o.Weight+others > limW {
 				break // weight ascending: the rest are heavier
 			}
-			if rc := o.Cost + lam*o.Weight - s.minL[j]; rc <= gap {
+			if rc := o.Cost + lam*o.Weight - minL; rc <= gap {
 				s.active = append(s.active, k)
 				if rc > 0 {
-					s.key[j] = min(s.key[j], rc)
+					key = min(key, rc)
 				}
 			}
 		}
+		s.key[j] = key
 	}
 	s.actStart[m] = int32(len(s.active))
 }
