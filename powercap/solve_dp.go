@@ -109,7 +109,7 @@ func (s *MCKP) expand(opts []Option, q int) {
 				continue // no completion is cheap enough
 			}
 			// complete, inlined: limC changes only when the incumbent does.
-			if (w+lpW <= room && c+lpC < best) || (w+incW <= room && c+incC < best) {
+			if (c+lpC < best && w+lpW <= room) || (c+incC < best && w+incW <= room) {
 				limC = s.complete(w, c, q+1, limC, mckpStep{parent: p.tr, opt: k})
 				limLP = limC - s.slackC + s.slackLP
 				best = s.best
