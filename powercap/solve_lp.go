@@ -162,15 +162,16 @@ func descending(ka, kb float64, ia, ib int32) int {
 func (b *lpBound) reset() {
 	b.forget()
 	b.baseC = b.total
-	b.tree[0] = lpNode{}
+	tree := b.tree // a local: the stores would make the compiler reload b.tree
+	tree[0] = lpNode{}
 	for r, in := range b.incs {
-		b.tree[r+1] = lpNode{w: in.dw, g: in.gain}
+		tree[r+1] = lpNode{w: in.dw, g: in.gain}
 	}
 	n := len(b.incs)
 	for i := 1; i <= n; i++ {
 		if p := i + i&-i; p <= n {
-			b.tree[p].w += b.tree[i].w
-			b.tree[p].g += b.tree[i].g
+			tree[p].w += tree[i].w
+			tree[p].g += tree[i].g
 		}
 	}
 }
@@ -192,9 +193,10 @@ func mckpHull(u []int32, opts []Option, h []int32) []int32 {
 }
 
 func (b *lpBound) add(r int, dw, g float64) {
-	for i := r + 1; i < len(b.tree); i += i & -i {
-		b.tree[i].w += dw
-		b.tree[i].g += g
+	tree := b.tree // a local: the stores would make the compiler reload b.tree
+	for i := r + 1; i < len(tree); i += i & -i {
+		tree[i].w += dw
+		tree[i].g += g
 	}
 }
 
@@ -202,8 +204,9 @@ func (b *lpBound) add(r int, dw, g float64) {
 func (b *lpBound) remove(j int32, c0 float64) {
 	b.forget()
 	b.baseC -= c0
+	incs := b.incs
 	for _, r := range b.byClass[b.start[j]:b.start[j+1]] {
-		b.add(int(r), -b.incs[r].dw, -b.incs[r].gain)
+		b.add(int(r), -incs[r].dw, -incs[r].gain)
 	}
 }
 
