@@ -99,16 +99,18 @@ func (b *lpBound) finish(m int) {
 	if b.distinct {
 		// (eff, class) is unique and class grows with the position: the
 		// packed sort gives the order of descending below.
-		b.sorter.keys = mckpResize(b.sorter.keys, len(b.incs))
-		for i, in := range b.incs {
-			b.sorter.keys[i] = in.eff
+		incs := b.incs // locals: the stores would make the compiler reload b's fields
+		keys := mckpResize(b.sorter.keys, len(incs))
+		for i, in := range incs {
+			keys[i] = in.eff
 		}
+		b.sorter.keys = keys
 		perm := b.sorter.sort()
-		b.sorted = mckpResize(b.sorted, len(b.incs))
+		sorted := mckpResize(b.sorted, len(incs))
 		for r, i := range perm {
-			b.sorted[r] = b.incs[i]
+			sorted[r] = incs[i]
 		}
-		b.incs, b.sorted = b.sorted, b.incs
+		b.incs, b.sorted = sorted, incs
 	} else {
 		slices.SortFunc(b.incs, func(x, y lpInc) int {
 			return descending(x.eff, y.eff, x.class, y.class)
@@ -118,21 +120,21 @@ func (b *lpBound) finish(m int) {
 	b.tree = mckpResize(b.tree, n+1)
 	b.total = b.baseC
 	// Group ranks by class so a class's increments can be removed at once.
-	b.start = mckpResize(b.start, m+1)
-	clear(b.start)
+	start := mckpResize(b.start, m+1)
+	clear(start)
 	for _, in := range b.incs {
-		b.start[in.class+1]++
+		start[in.class+1]++
 	}
 	for j := range m {
-		b.start[j+1] += b.start[j]
+		start[j+1] += start[j]
 	}
-	b.byClass = mckpResize(b.byClass, n)
-	b.pos = mckpResize(b.pos, m)
-	copy(b.pos, b.start[:m])
+	byClass, pos := mckpResize(b.byClass, n), mckpResize(b.pos, m)
+	copy(pos, start[:m])
 	for r, in := range b.incs {
-		b.byClass[b.pos[in.class]] = int32(r)
-		b.pos[in.class]++
+		byClass[pos[in.class]] = int32(r)
+		pos[in.class]++
 	}
+	b.start, b.byClass, b.pos = start, byClass, pos
 	b.log2N = 1
 	for 1<<b.log2N <= n {
 		b.log2N++
