@@ -106,7 +106,7 @@ type MCKP struct {
 	better           []int32 // the choice of the best completion found (haveBetter)
 	haveBetter       bool
 	kept             mckpKept // keep's choice, until written
-	nearTie          bool     // the search dropped or passed over a solution within rounding of another (finish, push, merge)
+	nearTie          bool     // the search dropped or passed over a solution within rounding of another (finish, pushMerged, merge)
 	noEarly          bool     // tests: no early heavy-first search (the reference)
 	fallbacks        int      // tests: early heavy-first searches whose answer did not stand
 	trace            []mckpStep
@@ -390,18 +390,25 @@ func (s *MCKP) reduce(classes [][]Option) bool {
 // empty class).
 func (s *MCKP) reduceSorted(opts []Option) (maxW float64, ok bool) {
 	lastC, prevW := math.Inf(1), math.Inf(-1)
+	u := s.undom // a local: the appends would make the compiler reload it
+	first := len(u)
 	for k, o := range opts {
 		if !isFiniteF(o.Weight) || !isFiniteF(o.Cost) || !(o.Weight > prevW) {
+			s.undom = u
 			return 0, false
 		}
 		prevW = o.Weight
 		if o.Cost < lastC {
-			s.undom = append(s.undom, int32(k))
+			u = append(u, int32(k))
 			lastC = o.Cost
-			maxW = max(maxW, math.Abs(o.Weight))
 		}
 	}
-	return maxW, len(opts) > 0
+	s.undom = u
+	if len(u) == first {
+		return 0, false // an empty class
+	}
+	// Weights ascending: the largest |weight| is at an end.
+	return max(math.Abs(opts[u[first]].Weight), math.Abs(opts[u[len(u)-1]].Weight)), true
 }
 
 // mckpSortByWeight sorts option indices by (weight, cost, index) ascending with

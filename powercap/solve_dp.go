@@ -71,7 +71,16 @@ func (s *MCKP) expand(opts []Option, q int) {
 	lam, restC, restL := s.lambda, s.sufC[q+1], s.sufL[q+1]
 	// The loop reads the solver's fields through locals (its appends would
 	// make the compiler reload them), and inlines complete's tests.
-	capacity, sufA, heavy, slackW, slackC, slackLP := s.capacity, s.sufA[q+1], s.heavy, s.slackW, s.slackC, s.slackLP
+	// Fewer live values, so fewer spills: the LP test's limit kept with
+	// limC (the same expression, recomputed when limC changes), and the
+	// heavy-first fit test as a comparison with NaN (never true) outside
+	// that search.
+	capacity, sufA := s.capacity, s.sufA[q+1]
+	limLP := limC - s.slackC + s.slackLP
+	negSlackW := math.NaN()
+	if s.heavy {
+		negSlackW = -s.slackW
+	}
 	room, best := s.capacity-s.slackW, s.best
 	lpW, lpC, incW, incC := s.lpW[q+1], s.lpC[q+1], s.incW[q+1], s.incC[q+1]
 	cands, lpb := s.cands, &s.lpb
@@ -87,7 +96,7 @@ func (s *MCKP) expand(opts []Option, q int) {
 				continue
 			}
 			free := capacity - w - sufA
-			if heavy && free < -slackW {
+			if free < negSlackW {
 				continue // no completion within the active options fits
 			}
 			// lpb.value(free), spelt out so that holds and at inline: a
@@ -96,12 +105,13 @@ func (s *MCKP) expand(opts []Option, q int) {
 			if !lpb.last.holds(free) {
 				lpb.descend(free)
 			}
-			if c+lpb.at(free) > limC-slackC+slackLP {
+			if c+lpb.at(free) > limLP {
 				continue // no completion is cheap enough
 			}
 			// complete, inlined: limC changes only when the incumbent does.
-			if (w+lpW <= room && c+lpC < best) || (w+incW <= room && c+incC < best) {
+			if (c+lpC < best && w+lpW <= room) || (c+incC < best && w+incW <= room) {
 				limC = s.complete(w, c, q+1, limC, mckpStep{parent: p.tr, opt: k})
+				limLP = limC - s.slackC + s.slackLP
 				best = s.best
 			}
 			cands = append(cands, mckpCand{w: w, c: c, tr: p.tr, opt: k})

@@ -99,16 +99,18 @@ func (b *lpBound) finish(m int) {
 	if b.distinct {
 		// (eff, class) is unique and class grows with the position: the
 		// packed sort gives the order of descending below.
-		b.sorter.keys = mckpResize(b.sorter.keys, len(b.incs))
-		for i, in := range b.incs {
-			b.sorter.keys[i] = in.eff
+		incs := b.incs // locals: the stores would make the compiler reload b's fields
+		keys := mckpResize(b.sorter.keys, len(incs))
+		for i, in := range incs {
+			keys[i] = in.eff
 		}
+		b.sorter.keys = keys
 		perm := b.sorter.sort()
-		b.sorted = mckpResize(b.sorted, len(b.incs))
+		sorted := mckpResize(b.sorted, len(incs))
 		for r, i := range perm {
-			b.sorted[r] = b.incs[i]
+			sorted[r] = incs[i]
 		}
-		b.incs, b.sorted = b.sorted, b.incs
+		b.incs, b.sorted = sorted, incs
 	} else {
 		slices.SortFunc(b.incs, func(x, y lpInc) int {
 			return descending(x.eff, y.eff, x.class, y.class)
@@ -118,21 +120,21 @@ func (b *lpBound) finish(m int) {
 	b.tree = mckpResize(b.tree, n+1)
 	b.total = b.baseC
 	// Group ranks by class so a class's increments can be removed at once.
-	b.start = mckpResize(b.start, m+1)
-	clear(b.start)
+	start := mckpResize(b.start, m+1)
+	clear(start)
 	for _, in := range b.incs {
-		b.start[in.class+1]++
+		start[in.class+1]++
 	}
 	for j := range m {
-		b.start[j+1] += b.start[j]
+		start[j+1] += start[j]
 	}
-	b.byClass = mckpResize(b.byClass, n)
-	b.pos = mckpResize(b.pos, m)
-	copy(b.pos, b.start[:m])
+	byClass, pos := mckpResize(b.byClass, n), mckpResize(b.pos, m)
+	copy(pos, start[:m])
 	for r, in := range b.incs {
-		b.byClass[b.pos[in.class]] = int32(r)
-		b.pos[in.class]++
+		byClass[pos[in.class]] = int32(r)
+		pos[in.class]++
 	}
+	b.start, b.byClass, b.pos = start, byClass, pos
 	b.log2N = 1
 	for 1<<b.log2N <= n {
 		b.log2N++
@@ -162,15 +164,16 @@ func descending(ka, kb float64, ia, ib int32) int {
 func (b *lpBound) reset() {
 	b.forget()
 	b.baseC = b.total
-	b.tree[0] = lpNode{}
+	tree := b.tree // a local: the stores would make the compiler reload b.tree
+	tree[0] = lpNode{}
 	for r, in := range b.incs {
-		b.tree[r+1] = lpNode{w: in.dw, g: in.gain}
+		tree[r+1] = lpNode{w: in.dw, g: in.gain}
 	}
 	n := len(b.incs)
 	for i := 1; i <= n; i++ {
 		if p := i + i&-i; p <= n {
-			b.tree[p].w += b.tree[i].w
-			b.tree[p].g += b.tree[i].g
+			tree[p].w += tree[i].w
+			tree[p].g += tree[i].g
 		}
 	}
 }
@@ -192,9 +195,10 @@ func mckpHull(u []int32, opts []Option, h []int32) []int32 {
 }
 
 func (b *lpBound) add(r int, dw, g float64) {
-	for i := r + 1; i < len(b.tree); i += i & -i {
-		b.tree[i].w += dw
-		b.tree[i].g += g
+	tree := b.tree // a local: the stores would make the compiler reload b.tree
+	for i := r + 1; i < len(tree); i += i & -i {
+		tree[i].w += dw
+		tree[i].g += g
 	}
 }
 
@@ -202,8 +206,9 @@ func (b *lpBound) add(r int, dw, g float64) {
 func (b *lpBound) remove(j int32, c0 float64) {
 	b.forget()
 	b.baseC -= c0
+	incs := b.incs
 	for _, r := range b.byClass[b.start[j]:b.start[j+1]] {
-		b.add(int(r), -b.incs[r].dw, -b.incs[r].gain)
+		b.add(int(r), -incs[r].dw, -incs[r].gain)
 	}
 }
 

@@ -67,15 +67,33 @@ func (s *MCKP) hinted(classes [][]Option) {
 }
 
 // fill upgrades s.inc class by class to the cheapest option that fits in
-// the residual capacity free, and sets s.best to the cost of the result.
+// the residual capacity free, and sets s.best to the cost of the result:
+// it walks the undominated options heavier than the current one (weight
+// ascending), moving to each whose extra weight fits. It starts at the
+// first heavier one (a binary search) and stops at the first that does
+// not fit: the current one changes only when one fits, and until then
+// the heavier options' extra weights only grow (a float subtraction is
+// monotone), so none of them fits either. The same moves as a walk over
+// every option.
 func (s *MCKP) fill(classes [][]Option, free float64) {
 	for j, opts := range classes {
 		cur := opts[s.inc[j]]
-		for _, k := range s.undom[s.undomStart[j]:s.undomStart[j+1]] {
-			if o := opts[k]; o.Weight > cur.Weight && o.Weight-cur.Weight <= free {
-				free -= o.Weight - cur.Weight
-				s.inc[j], cur = k, o
+		u := s.undom[s.undomStart[j]:s.undomStart[j+1]]
+		lo, hi := 0, len(u)
+		for lo < hi {
+			if h := int(uint(lo+hi) >> 1); opts[u[h]].Weight > cur.Weight {
+				hi = h
+			} else {
+				lo = h + 1
 			}
+		}
+		for _, k := range u[lo:] {
+			o := opts[k]
+			if !(o.Weight-cur.Weight <= free) {
+				break
+			}
+			free -= o.Weight - cur.Weight
+			s.inc[j], cur = k, o
 		}
 	}
 	var w, c float64
@@ -98,11 +116,14 @@ func (s *MCKP) prepare(classes [][]Option) {
 	var absC, sumL float64
 	s.sumW = 0
 	for j, opts := range classes {
-		mn, mx := math.Inf(1), 0.0
-		for _, k := range s.undom[s.undomStart[j]:s.undomStart[j+1]] {
+		u := s.undom[s.undomStart[j]:s.undomStart[j+1]]
+		mn := math.Inf(1)
+		for _, k := range u {
 			mn = min(mn, opts[k].Cost+lam*opts[k].Weight)
-			mx = max(mx, math.Abs(opts[k].Cost))
 		}
+		// Costs strictly descending (reduce): the largest |cost| is at an
+		// end (the maximum over all of them, which is exact either way).
+		mx := max(math.Abs(opts[u[0]].Cost), math.Abs(opts[u[len(u)-1]].Cost))
 		s.minL[j] = mn
 		absC += mx
 		sumL += mn
@@ -124,22 +145,23 @@ func (s *MCKP) filter(classes [][]Option, limit float64) {
 	gap := limit - s.l0 + s.slackC
 	s.active = s.active[:0]
 	s.actStart = mckpResize(s.actStart, m+1)
+	limW := s.capacity + s.slackW
 	for j, opts := range classes {
 		s.actStart[j] = int32(len(s.active))
-		others := s.sumW - s.minW[j]
-		s.key[j] = math.Inf(1)
+		others, minL, key := s.sumW-s.minW[j], s.minL[j], math.Inf(1)
 		for _, k := range s.undom[s.undomStart[j]:s.undomStart[j+1]] {
 			o := opts[k]
-			if o.Weight+others > s.capacity+s.slackW {
+			if o.Weight+others > limW {
 				break // weight ascending: the rest are heavier
 			}
-			if rc := o.Cost + lam*o.Weight - s.minL[j]; rc <= gap {
+			if rc := o.Cost + lam*o.Weight - minL; rc <= gap {
 				s.active = append(s.active, k)
 				if rc > 0 {
-					s.key[j] = min(s.key[j], rc)
+					key = min(key, rc)
 				}
 			}
 		}
+		s.key[j] = key
 	}
 	s.actStart[m] = int32(len(s.active))
 }

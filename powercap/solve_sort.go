@@ -71,13 +71,16 @@ func (s *descSorter) radix() []int32 {
 	s.perm2 = mckpResize(s.perm2, n)
 	cnt := &s.count
 	*cnt = [4][256]int32{}
+	packed, perm := s.packed[:n], s.perm[:n]
 	for i, k := range s.keys {
 		b := descBits(k)
-		s.packed[i] = b
-		s.perm[i] = int32(i)
-		for d := 4; d < 8; d++ {
-			cnt[d-4][byte(b>>(8*d))]++
-		}
+		packed[i] = b
+		perm[i] = int32(i)
+		// The four top bytes, unrolled.
+		cnt[0][byte(b>>32)]++
+		cnt[1][byte(b>>40)]++
+		cnt[2][byte(b>>48)]++
+		cnt[3][byte(b>>56)]++
 	}
 	srcK, dstK, srcI, dstI := s.packed, s.packed2, s.perm, s.perm2
 	for d := 4; d < 8; d++ {
