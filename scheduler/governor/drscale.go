@@ -64,8 +64,8 @@ type DRScale struct {
 	vals    []float64
 	slots   []int32
 	sizeBuf []int
-	orig    []origSize  // by slot
-	sc      []sizeCache // by slot mod sizeCacheLen
+	ss      []slotState // by slot
+	oset    []int32     // the slots whose origSize is set (ok), to forget them
 	sh      []sizeShape // by hash of what a shape is made from (shapeOf)
 	so      []sizeOpts  // by hash of (app, size)
 	lowered bool
@@ -95,6 +95,22 @@ type origSize struct {
 	n0        int
 	malleable bool
 	ok        bool // set: the zero value is "not seen"
+}
+
+// slotState is what DR-Scale keeps per job slot: info's answer for the
+// job in it, and its sizes' cache.
+type slotState struct {
+	o  origSize
+	sc sizeCache
+}
+
+// slot returns slot s's state, growing g.ss as needed (which moves it:
+// pointers into it last until the next growth).
+func (g *DRScale) slot(s int32) *slotState {
+	if int(s) >= len(g.ss) {
+		g.ss = append(g.ss, make([]slotState, int(s)+1-len(g.ss))...)
+	}
+	return &g.ss[s]
 }
 
 // scaleJob is one running job as the optimiser sees it; its options are
@@ -164,15 +180,29 @@ func (g *DRScale) factor(app int, r float64) float64 {
 // info returns the requested size of running slot s (remembered from the
 // first time it was seen) and whether it is malleable.
 func (g *DRScale) info(c *scheduler.Control, s int32) origSize {
-	for int(s) >= len(g.orig) {
-		g.orig = append(g.orig, origSize{})
+	_, seq := c.JobKey(s)
+	return g.infoSeq(c, s, seq)
+}
+
+// infoSeq is info for slot s holding the job of sequence number seq.
+func (g *DRScale) infoSeq(c *scheduler.Control, s int32, seq int64) origSize {
+	if int(s) < len(g.ss) {
+		if o := &g.ss[s].o; o.ok && o.seq == seq {
+			return *o
+		}
 	}
-	id, seq := c.JobKey(s)
-	o := g.orig[s]
-	if !o.ok || o.seq != seq {
-		o = origSize{seq: seq, n0: c.JobProcs(s), malleable: g.Malleable != nil && g.Malleable(id) && !c.Fixed(s), ok: true}
-		g.orig[s] = o
+	return g.infoNew(c, s, seq)
+}
+
+// infoNew remembers and returns what info returns for a job not seen yet.
+func (g *DRScale) infoNew(c *scheduler.Control, s int32, seq int64) origSize {
+	id, _ := c.JobKey(s)
+	o := origSize{seq: seq, n0: c.JobProcs(s), malleable: g.Malleable != nil && g.Malleable(id) && !c.Fixed(s), ok: true}
+	x := g.slot(s)
+	if !x.o.ok {
+		g.oset = append(g.oset, s)
 	}
+	x.o = o
 	return o
 }
 
@@ -222,30 +252,55 @@ func (g *DRScale) restore(c *scheduler.Control) {
 	g.lowered = len(pend) > 0
 	if !g.lowered {
 		g.restoring = false
-		clear(g.orig) // only running jobs matter; forget finished ones
-		// g.sc stays: its entries are keyed by everything they are computed
-		// from (slot, start, size, request, malleability, fixed level), so
-		// a job running on after the event keeps its sizes and candidates.
+		for _, s := range g.oset { // only running jobs matter; forget finished ones
+			g.ss[s].o = origSize{}
+		}
+		g.oset = g.oset[:0]
+		// The sizes' caches stay: they are keyed by everything they are
+		// computed from (slot, start, size, request, malleability, fixed
+		// level), so a job running on after the event keeps its sizes and
+		// candidates.
 	}
 }
 
 // collect reads the running jobs and finds every job's least-cost option;
 // the full option lists are built only when needed (build).
+//
+// It does what add does for each job, with info's and add's first tests
+// in the loop: the remembered request and a kept pick that stands answer
+// most visits.
 func (g *DRScale) collect(c *scheduler.Control) {
 	g.jobs, g.opts, g.meta, g.built, g.empty = g.jobs[:0], g.opts[:0], g.meta[:0], false, false
 	idle := c.IdleW()
 	now := c.Now()
+	if n := c.Slots(); len(g.ss) < n {
+		g.slot(int32(n - 1)) // every running slot's state, so that x below stays put
+	}
+	var st scheduler.RunState
 	for _, s := range g.run.slots(c) {
-		rem := c.SyncLeft(s) // Job(s)'s max(0, Estimate − Done)
+		c.SyncState(s, &st) // Job(s)'s max(0, Estimate − Done) and the fields read below
 		pause := g.ResizeCost
-		if c.Started(s) == now {
+		if st.Start == now {
 			pause = 0 // moldable start
 		}
 		sj := g.next()
-		sj.slot, sj.cur, sj.app, sj.level, sj.fixed = s, c.JobProcs(s), c.App(s), c.Level(s), c.Fixed(s)
-		sj.lv, sj.rem, sj.pause, sj.idle = c.Levels(sj.app), rem, pause, idle
+		sj.slot, sj.cur, sj.app, sj.level, sj.fixed = s, st.Procs, st.App, st.Level, st.Fixed
+		sj.lv, sj.rem, sj.pause, sj.idle = c.Levels(st.App), st.Left, pause, idle
 		sj.best, sj.pick = 0, scaleOpt{} // as a new entry's, for a job without options
-		g.add(sj, g.info(c, s))
+		x := &g.ss[s]
+		if x.o.ok && x.o.seq == st.Seq { // infoSeq's test
+			sj.o = x.o
+		} else {
+			sj.o = g.infoNew(c, s, st.Seq)
+		}
+		sj.n0 = sj.o.n0
+		if !g.plain && x.sc.holds(sj) && x.sc.pk.holds(sj.rem, sj.pause) {
+			x.sc.pk.answer(sj) // as add
+			continue
+		}
+		if g.options(sj, false) == 0 {
+			g.empty = true
+		}
 	}
 }
 
@@ -272,6 +327,15 @@ func (g *DRScale) addJob(s int32, j scheduler.Job, o origSize, lv []powercap.Lev
 // large value) with o and its least-cost option.
 func (g *DRScale) add(sj *scaleJob, o origSize) {
 	sj.o, sj.n0 = o, o.n0
+	if sc := &g.slot(sj.slot).sc; !g.plain && sc.holds(sj) && sc.pk.holds(sj.rem, sj.pause) {
+		// options' answer when its slot cache holds the job's shape and
+		// the kept pick stands (best's first test, without the calls):
+		// the pick's range lies within [0, pickMax] and its pause is
+		// finite, so options would have called best, and a kept pick
+		// means the shape has options.
+		sc.pk.answer(sj)
+		return
+	}
 	if g.options(sj, false) == 0 {
 		g.empty = true
 	}
@@ -342,7 +406,7 @@ func (g *DRScale) assign(c *scheduler.Control) bool {
 		if g.built {
 			m = g.meta[j.from+choice[i]]
 		}
-		if part || c.Level(j.slot) != m.level { // SetLevel to the same level changes nothing
+		if part || j.level != m.level { // SetLevel to the same level changes nothing (j.level: its level, read by collect)
 			c.SetLevel(j.slot, m.level)
 		}
 		if m.n != j.cur {

@@ -29,10 +29,6 @@ type sizeCache struct {
 	gen   uint32     // sh.gen when sh was found: sh is still the job's while they are equal
 }
 
-// sizeCacheLen is the number of sizeCache entries, a power of two: slot s
-// uses entry s mod sizeCacheLen (a collision only costs a recomputation).
-const sizeCacheLen = 1024
-
 // sizeShape is what a job's options are made from besides its remaining
 // work, pause and idle draw: its candidate sizes and their runtime factors
 // t(n)/t(cur), its options (sizes × levels) and the candidates best looks
@@ -90,8 +86,8 @@ type optCache struct {
 // return it again, and best returns it without walking.
 func (g *DRScale) best(sj *scaleJob, sc *sizeCache) {
 	cur, rem, pause, idle := sj.cur, sj.rem, sj.pause, sj.idle
-	if p := &sc.pk; p.k >= 0 && pause == p.pause && rem >= p.lo && rem <= p.hi && (rem >= pickMin || rem == 0) {
-		sj.best, sj.pick, sj.bestW = int(p.i), scaleOpt{n: p.n, level: int(p.level)}, p.np+float64(cur-p.n)*idle
+	if sc.pk.holds(rem, pause) {
+		sc.pk.answer(sj)
 		return
 	}
 	cc := sc.sh.cc
@@ -120,13 +116,9 @@ func (g *DRScale) best(sj *scaleJob, sc *sizeCache) {
 // job or its size changed or the shape's entry was computed again, and
 // best's last pick.
 func (g *DRScale) sizesOf(sj *scaleJob) *sizeCache {
-	if g.sc == nil {
-		g.sc = make([]sizeCache, sizeCacheLen)
-	}
 	s, o := sj.slot, &sj.o
-	sc := &g.sc[s&(sizeCacheLen-1)]
-	if sc.valid && sc.slot == s && sc.seq == o.seq && sc.cur == sj.cur && sc.n0 == o.n0 && sc.mall == o.malleable &&
-		sc.fixed == sj.fixed && (!sj.fixed || sc.level == sj.level) && sc.sh.gen == sc.gen {
+	sc := &g.slot(s).sc
+	if sc.holds(sj) {
 		return sc
 	}
 	sc.valid, sc.slot, sc.seq, sc.cur, sc.fixed, sc.level = true, s, o.seq, sj.cur, sj.fixed, sj.level
@@ -134,6 +126,15 @@ func (g *DRScale) sizesOf(sj *scaleJob) *sizeCache {
 	sc.sh = g.shapeOf(sj)
 	sc.gen = sc.sh.gen
 	return sc
+}
+
+// holds reports whether sc is job sj's: the same slot, run, size, request,
+// malleability and fixed level, with its shape's entry not computed again
+// since.
+func (sc *sizeCache) holds(sj *scaleJob) bool {
+	o := &sj.o
+	return sc.valid && sc.slot == sj.slot && sc.seq == o.seq && sc.cur == sj.cur && sc.n0 == o.n0 && sc.mall == o.malleable &&
+		sc.fixed == sj.fixed && (!sj.fixed || sc.level == sj.level) && sc.sh.gen == sc.gen
 }
 
 // shapeOf returns job sj's shape, computed unless its entry holds it (in
@@ -320,6 +321,16 @@ type pickCache struct {
 	i, level int32
 	n        int
 	np       float64
+}
+
+// holds reports whether p stands for remaining work rem and pause.
+func (p *pickCache) holds(rem, pause float64) bool {
+	return p.k >= 0 && pause == p.pause && rem >= p.lo && rem <= p.hi && (rem >= pickMin || rem == 0)
+}
+
+// answer writes p's pick into sj as best would.
+func (p *pickCache) answer(sj *scaleJob) {
+	sj.best, sj.pick, sj.bestW = int(p.i), scaleOpt{n: p.n, level: int(p.level)}, p.np+float64(sj.cur-p.n)*sj.idle
 }
 
 // The domain over which certify's error bounds hold: every value it
