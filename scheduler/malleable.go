@@ -220,8 +220,19 @@ type RunState struct {
 // with its fields: one call and one read of the job for what SyncLeft,
 // Started, JobKey, JobProcs, App, Level and Fixed return.
 func (c *Control) SyncState(s int32, st *RunState) {
-	j := &c.e.jobs[s]
-	c.e.sync(j)
+	e := c.e
+	j := &e.jobs[s]
+	if dt := e.now - j.last; dt > 0 && !e.cfg.Check {
+		// Engine.sync's update, in line (sync itself is too large to
+		// inline); sync proper when checking or when there is nothing to
+		// add.
+		j.alpha += dt / j.dur
+		j.energy += j.power * dt
+		j.gpuJ += j.gpuPow * dt
+		j.last = e.now
+	} else {
+		e.sync(j)
+	}
 	// SyncLeft's max(0, est − min(1, α)·run), NaN and signed zeros
 	// included, without the builtins' extra tests.
 	a := j.alpha

@@ -270,20 +270,21 @@ func (g *DRScale) restore(c *scheduler.Control) {
 // in the loop: the remembered request and a kept pick that stands answer
 // most visits.
 func (g *DRScale) collect(c *scheduler.Control) {
-	g.jobs, g.opts, g.meta, g.built, g.empty = g.jobs[:0], g.opts[:0], g.meta[:0], false, false
+	ord := g.run.slots(c)
+	g.jobs, g.opts, g.meta, g.built, g.empty = slices.Grow(g.jobs[:0], len(ord))[:len(ord)], g.opts[:0], g.meta[:0], false, false
 	idle := c.IdleW()
 	now := c.Now()
 	if n := c.Slots(); len(g.ss) < n {
 		g.slot(int32(n - 1)) // every running slot's state, so that x below stays put
 	}
 	var st scheduler.RunState
-	for _, s := range g.run.slots(c) {
+	for i, s := range ord {
 		c.SyncState(s, &st) // Job(s)'s max(0, Estimate − Done) and the fields read below
 		pause := g.ResizeCost
 		if st.Start == now {
 			pause = 0 // moldable start
 		}
-		sj := g.next()
+		sj := &g.jobs[i] // written field by field (no composite literal copied in), all but from and to (build)
 		sj.slot, sj.cur, sj.app, sj.level, sj.fixed = s, st.Procs, st.App, st.Level, st.Fixed
 		sj.lv, sj.rem, sj.pause, sj.idle = c.Levels(st.App), st.Left, pause, idle
 		sj.best, sj.pick = 0, scaleOpt{} // as a new entry's, for a job without options
@@ -294,7 +295,7 @@ func (g *DRScale) collect(c *scheduler.Control) {
 			sj.o = g.infoNew(c, s, st.Seq)
 		}
 		sj.n0 = sj.o.n0
-		if !g.plain && x.sc.holds(sj) && x.sc.pk.holds(sj.rem, sj.pause) {
+		if !g.plain && x.sc.holds(keyOf(st.Seq, st.Procs, sj.n0, sj.o.malleable, st.Fixed, st.Level)) && x.sc.pk.holds(st.Left, pause) {
 			x.sc.pk.answer(sj) // as add
 			continue
 		}
@@ -302,17 +303,6 @@ func (g *DRScale) collect(c *scheduler.Control) {
 			g.empty = true
 		}
 	}
-}
-
-// next extends g.jobs by one entry and returns it, to be written field by
-// field by its caller (every field but from and to, which build sets).
-func (g *DRScale) next() *scaleJob {
-	if n := len(g.jobs); n < cap(g.jobs) {
-		g.jobs = g.jobs[:n+1]
-	} else {
-		g.jobs = append(g.jobs, scaleJob{})
-	}
-	return &g.jobs[len(g.jobs)-1]
 }
 
 // addJob appends running job j (slot s) to g.jobs with its least-cost
@@ -327,7 +317,7 @@ func (g *DRScale) addJob(s int32, j scheduler.Job, o origSize, lv []powercap.Lev
 // large value) with o and its least-cost option.
 func (g *DRScale) add(sj *scaleJob, o origSize) {
 	sj.o, sj.n0 = o, o.n0
-	if sc := &g.slot(sj.slot).sc; !g.plain && sc.holds(sj) && sc.pk.holds(sj.rem, sj.pause) {
+	if sc := &g.slot(sj.slot).sc; !g.plain && sc.holds(keyOf(o.seq, sj.cur, o.n0, o.malleable, sj.fixed, sj.level)) && sc.pk.holds(sj.rem, sj.pause) {
 		// options' answer when its slot cache holds the job's shape and
 		// the kept pick stands (best's first test, without the calls):
 		// the pick's range lies within [0, pickMax] and its pause is

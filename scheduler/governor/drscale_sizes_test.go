@@ -207,7 +207,7 @@ func TestDRScaleShapesMatchFresh(t *testing.T) {
 				sj.cur = sj.n0 - rng.IntN(3) // resized
 			}
 			if int(sj.slot) < len(g.ss) {
-				if c := &g.ss[sj.slot].sc; c.valid && c.sh.gen == c.gen {
+				if c := &g.ss[sj.slot].sc; c.key != (sizeKey{}) && c.sh.gen == c.gen {
 					found++
 				}
 			}
