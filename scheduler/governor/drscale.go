@@ -284,21 +284,20 @@ func (g *DRScale) collect(c *scheduler.Control) {
 		if st.Start == now {
 			pause = 0 // moldable start
 		}
+		x := &g.ss[s]
+		o := x.o
+		if !o.ok || o.seq != st.Seq { // infoSeq's test
+			o = g.infoNew(c, s, st.Seq)
+		}
 		sj := &g.jobs[i] // written field by field (no composite literal copied in), all but from and to (build)
 		sj.slot, sj.cur, sj.app, sj.level, sj.fixed = s, st.Procs, st.App, st.Level, st.Fixed
 		sj.lv, sj.rem, sj.pause, sj.idle = c.Levels(st.App), st.Left, pause, idle
-		sj.best, sj.pick = 0, scaleOpt{} // as a new entry's, for a job without options
-		x := &g.ss[s]
-		if x.o.ok && x.o.seq == st.Seq { // infoSeq's test
-			sj.o = x.o
-		} else {
-			sj.o = g.infoNew(c, s, st.Seq)
-		}
-		sj.n0 = sj.o.n0
-		if !g.plain && x.sc.holds(keyOf(st.Seq, st.Procs, sj.n0, sj.o.malleable, st.Fixed, st.Level)) && x.sc.pk.holds(st.Left, pause) {
-			x.sc.pk.answer(sj) // as add
+		sj.o, sj.n0 = o, o.n0
+		if sc := &x.sc; !g.plain && sc.holds(keyOf(st.Seq, st.Procs, o.n0, o.malleable, st.Fixed, st.Level)) && sc.pk.holds(st.Left, pause) {
+			sj.best, sj.pick, sj.bestW = sc.pk.answer(st.Procs, idle) // as add
 			continue
 		}
+		sj.best, sj.pick = 0, scaleOpt{} // as a new entry's, for a job without options
 		if g.options(sj, false) == 0 {
 			g.empty = true
 		}
@@ -323,7 +322,7 @@ func (g *DRScale) add(sj *scaleJob, o origSize) {
 		// the pick's range lies within [0, pickMax] and its pause is
 		// finite, so options would have called best, and a kept pick
 		// means the shape has options.
-		sc.pk.answer(sj)
+		sj.best, sj.pick, sj.bestW = sc.pk.answer(sj.cur, sj.idle)
 		return
 	}
 	if g.options(sj, false) == 0 {

@@ -101,7 +101,7 @@ type optCache struct {
 func (g *DRScale) best(sj *scaleJob, sc *sizeCache) {
 	cur, rem, pause, idle := sj.cur, sj.rem, sj.pause, sj.idle
 	if sc.pk.holds(rem, pause) {
-		sc.pk.answer(sj)
+		sj.best, sj.pick, sj.bestW = sc.pk.answer(cur, idle)
 		return
 	}
 	cc := sc.sh.cc
@@ -339,9 +339,11 @@ func (p *pickCache) holds(rem, pause float64) bool {
 	return p.k >= 0 && pause == p.pause && rem >= p.lo && rem <= p.hi && (rem >= pickMin || rem == 0)
 }
 
-// answer writes p's pick into sj as best would.
-func (p *pickCache) answer(sj *scaleJob) {
-	sj.best, sj.pick, sj.bestW = int(p.i), scaleOpt{n: p.n, level: int(p.level)}, p.np+float64(sj.cur-p.n)*sj.idle
+// answer returns p's pick as best writes it into a job of current size cur
+// with idle draw idle per processor: its option index, what it means and
+// its weight.
+func (p *pickCache) answer(cur int, idle float64) (int, scaleOpt, float64) {
+	return int(p.i), scaleOpt{n: p.n, level: int(p.level)}, p.np + float64(cur-p.n)*idle
 }
 
 // The domain over which certify's error bounds hold: every value it
