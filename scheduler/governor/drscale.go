@@ -69,6 +69,8 @@ type DRScale struct {
 	sh      []sizeShape // by hash of what a shape is made from (shapeOf)
 	so      []sizeOpts  // by hash of (app, size)
 	lowered bool
+	lazy    bool               // some of g.jobs are lazy (fill)
+	c       *scheduler.Control // collect's, for fill
 	// restore's state: after its first pass, the shrunk jobs still to
 	// grow (slots, with their job seq to notice finished ones).
 	restoring bool
@@ -131,6 +133,11 @@ type scaleJob struct {
 	best  int      // the least-cost option (ties: least weight, then first), within the class
 	bestW float64  // its weight
 	pick  scaleOpt // what it means
+
+	// lazy: only slot, cur, level and the least-cost option are set (by
+	// collect, from a kept pick that keeps the job's size); fill sets the
+	// rest when they are read (build).
+	lazy bool
 }
 
 // scaleOpt is what an option means.
@@ -268,10 +275,12 @@ func (g *DRScale) restore(c *scheduler.Control) {
 //
 // It does what add does for each job, with info's and add's first tests
 // in the loop: the remembered request and a kept pick that stands answer
-// most visits.
+// most visits, and then the job's entry is left lazy: only what solve's
+// quick path and assign read is written, the rest when asked (fill).
 func (g *DRScale) collect(c *scheduler.Control) {
 	ord := g.run.slots(c)
 	g.jobs, g.opts, g.meta, g.built, g.empty = slices.Grow(g.jobs[:0], len(ord))[:len(ord)], g.opts[:0], g.meta[:0], false, false
+	g.c, g.lazy = c, false
 	idle := c.IdleW()
 	now := c.Now()
 	if n := c.Slots(); len(g.ss) < n {
@@ -290,17 +299,56 @@ func (g *DRScale) collect(c *scheduler.Control) {
 			o = g.infoNew(c, s, st.Seq)
 		}
 		sj := &g.jobs[i] // written field by field (no composite literal copied in), all but from and to (build)
-		sj.slot, sj.cur, sj.app, sj.level, sj.fixed = s, st.Procs, st.App, st.Level, st.Fixed
-		sj.lv, sj.rem, sj.pause, sj.idle = c.Levels(st.App), st.Left, pause, idle
-		sj.o, sj.n0 = o, o.n0
+		sj.slot, sj.cur, sj.level = s, st.Procs, st.Level
 		if sc := &x.sc; !g.plain && sc.holds(keyOf(st.Seq, st.Procs, o.n0, o.malleable, st.Fixed, st.Level)) && sc.pk.holds(st.Left, pause) {
 			sj.best, sj.pick, sj.bestW = sc.pk.answer(st.Procs, idle) // as add
+			// Assign reads no more of a job that keeps its size, unless
+			// the options are built (and then fill completes it).
+			if sj.pick.n == st.Procs {
+				sj.lazy, g.lazy = true, true
+				continue
+			}
+			sj.complete(&st, o, c.Levels(st.App), pause, idle) // a resize reads its request and application
 			continue
 		}
+		sj.complete(&st, o, c.Levels(st.App), pause, idle)
 		sj.best, sj.pick = 0, scaleOpt{} // as a new entry's, for a job without options
 		if g.options(sj, false) == 0 {
 			g.empty = true
 		}
+	}
+}
+
+// complete writes what sj's options are computed from, but its slot,
+// size and level (st's), and marks it not lazy.
+func (sj *scaleJob) complete(st *scheduler.RunState, o origSize, lv []powercap.Level, pause, idle float64) {
+	sj.app, sj.fixed, sj.lv, sj.rem, sj.pause, sj.idle = st.App, st.Fixed, lv, st.Left, pause, idle
+	sj.o, sj.n0, sj.lazy = o, o.n0, false
+}
+
+// fill completes the lazy entries of g.jobs as collect would have: each
+// job is read again at the same instant, unchanged since collect (fill
+// runs before assign changes anything), so its synchronisation adds
+// nothing and its values are collect's.
+func (g *DRScale) fill() {
+	if !g.lazy {
+		return
+	}
+	g.lazy = false
+	c := g.c
+	idle, now := c.IdleW(), c.Now()
+	var st scheduler.RunState
+	for i := range g.jobs {
+		sj := &g.jobs[i]
+		if !sj.lazy {
+			continue
+		}
+		c.SyncState(sj.slot, &st)
+		pause := g.ResizeCost
+		if st.Start == now {
+			pause = 0
+		}
+		sj.complete(&st, g.ss[sj.slot].o, c.Levels(st.App), pause, idle)
 	}
 }
 
@@ -336,6 +384,7 @@ func (g *DRScale) build() {
 	if g.built {
 		return
 	}
+	g.fill()
 	g.opts, g.meta = g.opts[:0], g.meta[:0]
 	for i := range g.jobs {
 		sj := &g.jobs[i]
@@ -402,6 +451,9 @@ func (g *DRScale) assign(c *scheduler.Control) bool {
 			pause := g.ResizeCost
 			if c.Started(j.slot) == c.Now() {
 				pause = 0
+			}
+			if j.lazy && c.Checking() { // lazy entries keep their size unless built (collect)
+				c.Violate("dr-scale: job in slot %d resized from a lazy entry", j.slot)
 			}
 			app := j.app
 			f := g.factor(app, float64(m.n)/float64(j.n0)) / g.factor(app, float64(j.cur)/float64(j.n0))
