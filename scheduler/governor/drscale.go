@@ -437,11 +437,11 @@ func (g *DRScale) assign(c *scheduler.Control) bool {
 	if !ok {
 		return false
 	}
-	part := c.Partitioned() || g.plain
+	part, built := c.Partitioned() || g.plain, g.built
 	for i := range g.jobs {
 		j := &g.jobs[i]
 		m := j.pick // the quick path chose every job's best
-		if g.built {
+		if built {
 			m = g.meta[j.from+choice[i]]
 		}
 		if part || j.level != m.level { // SetLevel to the same level changes nothing (j.level: its level, read by collect)
@@ -479,11 +479,14 @@ func (g *DRScale) solve(capacity float64) (choice []int, ok bool) {
 			w += g.opts[j.from+j.best].Weight
 		}
 	} else {
-		for i := range g.jobs {
-			j := &g.jobs[i]
-			g.choice = append(g.choice, j.best) // found by collect
+		jobs := g.jobs
+		choice := slices.Grow(g.choice, len(jobs))[:len(jobs)]
+		for i := range jobs {
+			j := &jobs[i]
+			choice[i] = j.best // found by collect
 			w += j.bestW
 		}
+		g.choice = choice
 	}
 	if w <= capacity {
 		return g.choice, true
