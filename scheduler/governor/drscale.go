@@ -571,7 +571,7 @@ func (o *runOrder) place(s int32, i int) {
 
 // follow applies the changes ch to o.ord; false when it cannot.
 func (o *runOrder) follow(ch []scheduler.RunChange) bool {
-	removed := false
+	removed, first := false, len(o.ord) // first: the least index removed
 	for i := 0; i < len(ch); i++ {
 		x := &ch[i]
 		if i+1 < len(ch) && !x.Insert && ch[i+1].Insert && ch[i+1].Slot == x.Slot && ch[i+1].Seq == x.Seq {
@@ -594,10 +594,12 @@ func (o *runOrder) follow(ch []scheduler.RunChange) bool {
 			return false
 		}
 		o.seq[k], o.at[x.Slot], removed = 0, -1, true
+		first = min(first, int(k))
 	}
 	if removed {
-		k := 0
-		for i, s := range o.ord {
+		k := first // the runs before it stay where they are
+		for i := first; i < len(o.ord); i++ {
+			s := o.ord[i]
 			if o.seq[i] == 0 {
 				continue
 			}
