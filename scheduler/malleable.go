@@ -203,3 +203,46 @@ func (c *Control) SyncLeft(s int32) float64 {
 	c.e.sync(j)
 	return max(0, j.est-float64(min(1, j.alpha)*j.run))
 }
+
+// RunState is what DR-Scale reads of a running job at every instant of a
+// DR event (SyncState).
+type RunState struct {
+	Left  float64 // estimated remaining work at the top level (SyncLeft)
+	Start float64 // the start of its current run (Started)
+	Seq   int64   // its unique sequence number (JobKey)
+	Procs int     // JobProcs
+	App   int
+	Level int
+	Fixed bool
+}
+
+// SyncState synchronises running slot s to now, as SyncLeft, and fills st
+// with its fields: one call and one read of the job for what SyncLeft,
+// Started, JobKey, JobProcs, App, Level and Fixed return.
+func (c *Control) SyncState(s int32, st *RunState) {
+	e := c.e
+	j := &e.jobs[s]
+	if dt := e.now - j.last; dt > 0 && !e.cfg.Check {
+		// Engine.sync's update, in line (sync itself is too large to
+		// inline); sync proper when checking or when there is nothing to
+		// add.
+		j.alpha += dt / j.dur
+		j.energy += j.power * dt
+		j.gpuJ += j.gpuPow * dt
+		j.last = e.now
+	} else {
+		e.sync(j)
+	}
+	// SyncLeft's max(0, est − min(1, α)·run), NaN and signed zeros
+	// included, without the builtins' extra tests.
+	a := j.alpha
+	if a > 1 {
+		a = 1
+	}
+	left := j.est - float64(a*j.run)
+	if left <= 0 {
+		left = 0
+	}
+	st.Left = left
+	st.Start, st.Seq, st.Procs, st.App, st.Level, st.Fixed = j.start, j.seq, j.procs, j.app, j.level, j.fixed >= 0
+}

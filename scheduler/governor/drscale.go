@@ -64,11 +64,13 @@ type DRScale struct {
 	vals    []float64
 	slots   []int32
 	sizeBuf []int
-	orig    []origSize  // by slot
-	sc      []sizeCache // by slot mod sizeCacheLen
+	ss      []slotState // by slot
+	oset    []int32     // the slots whose origSize is set (ok), to forget them
 	sh      []sizeShape // by hash of what a shape is made from (shapeOf)
 	so      []sizeOpts  // by hash of (app, size)
 	lowered bool
+	lazy    bool               // some of g.jobs are lazy (fill)
+	c       *scheduler.Control // collect's, for fill
 	// restore's state: after its first pass, the shrunk jobs still to
 	// grow (slots, with their job seq to notice finished ones).
 	restoring bool
@@ -97,6 +99,22 @@ type origSize struct {
 	ok        bool // set: the zero value is "not seen"
 }
 
+// slotState is what DR-Scale keeps per job slot: info's answer for the
+// job in it, and its sizes' cache.
+type slotState struct {
+	o  origSize
+	sc sizeCache
+}
+
+// slot returns slot s's state, growing g.ss as needed (which moves it:
+// pointers into it last until the next growth).
+func (g *DRScale) slot(s int32) *slotState {
+	if int(s) >= len(g.ss) {
+		g.ss = append(g.ss, make([]slotState, int(s)+1-len(g.ss))...)
+	}
+	return &g.ss[s]
+}
+
 // scaleJob is one running job as the optimiser sees it; its options are
 // meta[from:to] (and opts[from:to]).
 type scaleJob struct {
@@ -115,6 +133,11 @@ type scaleJob struct {
 	best  int      // the least-cost option (ties: least weight, then first), within the class
 	bestW float64  // its weight
 	pick  scaleOpt // what it means
+
+	// lazy: only slot, cur, level and the least-cost option are set (by
+	// collect, from a kept pick that keeps the job's size); fill sets the
+	// rest when they are read (build).
+	lazy bool
 }
 
 // scaleOpt is what an option means.
@@ -164,15 +187,29 @@ func (g *DRScale) factor(app int, r float64) float64 {
 // info returns the requested size of running slot s (remembered from the
 // first time it was seen) and whether it is malleable.
 func (g *DRScale) info(c *scheduler.Control, s int32) origSize {
-	for int(s) >= len(g.orig) {
-		g.orig = append(g.orig, origSize{})
+	_, seq := c.JobKey(s)
+	return g.infoSeq(c, s, seq)
+}
+
+// infoSeq is info for slot s holding the job of sequence number seq.
+func (g *DRScale) infoSeq(c *scheduler.Control, s int32, seq int64) origSize {
+	if int(s) < len(g.ss) {
+		if o := &g.ss[s].o; o.ok && o.seq == seq {
+			return *o
+		}
 	}
-	id, seq := c.JobKey(s)
-	o := g.orig[s]
-	if !o.ok || o.seq != seq {
-		o = origSize{seq: seq, n0: c.JobProcs(s), malleable: g.Malleable != nil && g.Malleable(id) && !c.Fixed(s), ok: true}
-		g.orig[s] = o
+	return g.infoNew(c, s, seq)
+}
+
+// infoNew remembers and returns what info returns for a job not seen yet.
+func (g *DRScale) infoNew(c *scheduler.Control, s int32, seq int64) origSize {
+	id, _ := c.JobKey(s)
+	o := origSize{seq: seq, n0: c.JobProcs(s), malleable: g.Malleable != nil && g.Malleable(id) && !c.Fixed(s), ok: true}
+	x := g.slot(s)
+	if !x.o.ok {
+		g.oset = append(g.oset, s)
 	}
+	x.o = o
 	return o
 }
 
@@ -222,42 +259,97 @@ func (g *DRScale) restore(c *scheduler.Control) {
 	g.lowered = len(pend) > 0
 	if !g.lowered {
 		g.restoring = false
-		clear(g.orig) // only running jobs matter; forget finished ones
-		// g.sc stays: its entries are keyed by everything they are computed
-		// from (slot, start, size, request, malleability, fixed level), so
-		// a job running on after the event keeps its sizes and candidates.
+		for _, s := range g.oset { // only running jobs matter; forget finished ones
+			g.ss[s].o = origSize{}
+		}
+		g.oset = g.oset[:0]
+		// The sizes' caches stay: they are keyed by everything they are
+		// computed from (slot, start, size, request, malleability, fixed
+		// level), so a job running on after the event keeps its sizes and
+		// candidates.
 	}
 }
 
 // collect reads the running jobs and finds every job's least-cost option;
 // the full option lists are built only when needed (build).
+//
+// It does what add does for each job, with info's and add's first tests
+// in the loop: the remembered request and a kept pick that stands answer
+// most visits, and then the job's entry is left lazy: only what solve's
+// quick path and assign read is written, the rest when asked (fill).
 func (g *DRScale) collect(c *scheduler.Control) {
-	g.jobs, g.opts, g.meta, g.built, g.empty = g.jobs[:0], g.opts[:0], g.meta[:0], false, false
+	ord := g.run.slots(c)
+	g.jobs, g.opts, g.meta, g.built, g.empty = slices.Grow(g.jobs[:0], len(ord))[:len(ord)], g.opts[:0], g.meta[:0], false, false
+	g.c, g.lazy = c, false
 	idle := c.IdleW()
 	now := c.Now()
-	for _, s := range g.run.slots(c) {
-		rem := c.SyncLeft(s) // Job(s)'s max(0, Estimate − Done)
+	if n := c.Slots(); len(g.ss) < n {
+		g.slot(int32(n - 1)) // every running slot's state, so that x below stays put
+	}
+	var st scheduler.RunState
+	for i, s := range ord {
+		c.SyncState(s, &st) // Job(s)'s max(0, Estimate − Done) and the fields read below
 		pause := g.ResizeCost
-		if c.Started(s) == now {
+		if st.Start == now {
 			pause = 0 // moldable start
 		}
-		sj := g.next()
-		sj.slot, sj.cur, sj.app, sj.level, sj.fixed = s, c.JobProcs(s), c.App(s), c.Level(s), c.Fixed(s)
-		sj.lv, sj.rem, sj.pause, sj.idle = c.Levels(sj.app), rem, pause, idle
+		x := &g.ss[s]
+		o := x.o
+		if !o.ok || o.seq != st.Seq { // infoSeq's test
+			o = g.infoNew(c, s, st.Seq)
+		}
+		sj := &g.jobs[i] // written field by field (no composite literal copied in), all but from and to (build)
+		sj.slot, sj.cur, sj.level = s, st.Procs, st.Level
+		if sc := &x.sc; !g.plain && sc.holds(keyOf(st.Seq, st.Procs, o.n0, o.malleable, st.Fixed, st.Level)) && sc.pk.holds(st.Left, pause) {
+			sj.best, sj.pick, sj.bestW = sc.pk.answer(st.Procs, idle) // as add
+			// Assign reads no more of a job that keeps its size, unless
+			// the options are built (and then fill completes it).
+			if sj.pick.n == st.Procs {
+				sj.lazy, g.lazy = true, true
+				continue
+			}
+			sj.complete(&st, o, c.Levels(st.App), pause, idle) // a resize reads its request and application
+			continue
+		}
+		sj.complete(&st, o, c.Levels(st.App), pause, idle)
 		sj.best, sj.pick = 0, scaleOpt{} // as a new entry's, for a job without options
-		g.add(sj, g.info(c, s))
+		if g.options(sj, false) == 0 {
+			g.empty = true
+		}
 	}
 }
 
-// next extends g.jobs by one entry and returns it, to be written field by
-// field by its caller (every field but from and to, which build sets).
-func (g *DRScale) next() *scaleJob {
-	if n := len(g.jobs); n < cap(g.jobs) {
-		g.jobs = g.jobs[:n+1]
-	} else {
-		g.jobs = append(g.jobs, scaleJob{})
+// complete writes what sj's options are computed from, but its slot,
+// size and level (st's), and marks it not lazy.
+func (sj *scaleJob) complete(st *scheduler.RunState, o origSize, lv []powercap.Level, pause, idle float64) {
+	sj.app, sj.fixed, sj.lv, sj.rem, sj.pause, sj.idle = st.App, st.Fixed, lv, st.Left, pause, idle
+	sj.o, sj.n0, sj.lazy = o, o.n0, false
+}
+
+// fill completes the lazy entries of g.jobs as collect would have: each
+// job is read again at the same instant, unchanged since collect (fill
+// runs before assign changes anything), so its synchronisation adds
+// nothing and its values are collect's.
+func (g *DRScale) fill() {
+	if !g.lazy {
+		return
 	}
-	return &g.jobs[len(g.jobs)-1]
+	g.lazy = false
+	c := g.c
+	idle, now := c.IdleW(), c.Now()
+	var st scheduler.RunState
+	for i := range g.jobs {
+		sj := &g.jobs[i]
+		if !sj.lazy {
+			continue
+		}
+		c.SyncState(sj.slot, &st)
+		pause := g.ResizeCost
+		if st.Start == now {
+			pause = 0
+		}
+		sj.complete(&st, g.ss[sj.slot].o, c.Levels(st.App), pause, idle)
+	}
 }
 
 // addJob appends running job j (slot s) to g.jobs with its least-cost
@@ -272,6 +364,15 @@ func (g *DRScale) addJob(s int32, j scheduler.Job, o origSize, lv []powercap.Lev
 // large value) with o and its least-cost option.
 func (g *DRScale) add(sj *scaleJob, o origSize) {
 	sj.o, sj.n0 = o, o.n0
+	if sc := &g.slot(sj.slot).sc; !g.plain && sc.holds(keyOf(o.seq, sj.cur, o.n0, o.malleable, sj.fixed, sj.level)) && sc.pk.holds(sj.rem, sj.pause) {
+		// options' answer when its slot cache holds the job's shape and
+		// the kept pick stands (best's first test, without the calls):
+		// the pick's range lies within [0, pickMax] and its pause is
+		// finite, so options would have called best, and a kept pick
+		// means the shape has options.
+		sj.best, sj.pick, sj.bestW = sc.pk.answer(sj.cur, sj.idle)
+		return
+	}
 	if g.options(sj, false) == 0 {
 		g.empty = true
 	}
@@ -283,6 +384,7 @@ func (g *DRScale) build() {
 	if g.built {
 		return
 	}
+	g.fill()
 	g.opts, g.meta = g.opts[:0], g.meta[:0]
 	for i := range g.jobs {
 		sj := &g.jobs[i]
@@ -335,20 +437,23 @@ func (g *DRScale) assign(c *scheduler.Control) bool {
 	if !ok {
 		return false
 	}
-	part := c.Partitioned() || g.plain
+	part, built := c.Partitioned() || g.plain, g.built
 	for i := range g.jobs {
 		j := &g.jobs[i]
 		m := j.pick // the quick path chose every job's best
-		if g.built {
+		if built {
 			m = g.meta[j.from+choice[i]]
 		}
-		if part || c.Level(j.slot) != m.level { // SetLevel to the same level changes nothing
+		if part || j.level != m.level { // SetLevel to the same level changes nothing (j.level: its level, read by collect)
 			c.SetLevel(j.slot, m.level)
 		}
 		if m.n != j.cur {
 			pause := g.ResizeCost
 			if c.Started(j.slot) == c.Now() {
 				pause = 0
+			}
+			if j.lazy && c.Checking() { // lazy entries keep their size unless built (collect)
+				c.Violate("dr-scale: job in slot %d resized from a lazy entry", j.slot)
 			}
 			app := j.app
 			f := g.factor(app, float64(m.n)/float64(j.n0)) / g.factor(app, float64(j.cur)/float64(j.n0))
@@ -374,11 +479,14 @@ func (g *DRScale) solve(capacity float64) (choice []int, ok bool) {
 			w += g.opts[j.from+j.best].Weight
 		}
 	} else {
-		for i := range g.jobs {
-			j := &g.jobs[i]
-			g.choice = append(g.choice, j.best) // found by collect
+		jobs := g.jobs
+		choice := slices.Grow(g.choice, len(jobs))[:len(jobs)]
+		for i := range jobs {
+			j := &jobs[i]
+			choice[i] = j.best // found by collect
 			w += j.bestW
 		}
+		g.choice = choice
 	}
 	if w <= capacity {
 		return g.choice, true
@@ -463,7 +571,7 @@ func (o *runOrder) place(s int32, i int) {
 
 // follow applies the changes ch to o.ord; false when it cannot.
 func (o *runOrder) follow(ch []scheduler.RunChange) bool {
-	removed := false
+	removed, first := false, len(o.ord) // first: the least index removed
 	for i := 0; i < len(ch); i++ {
 		x := &ch[i]
 		if i+1 < len(ch) && !x.Insert && ch[i+1].Insert && ch[i+1].Slot == x.Slot && ch[i+1].Seq == x.Seq {
@@ -486,10 +594,12 @@ func (o *runOrder) follow(ch []scheduler.RunChange) bool {
 			return false
 		}
 		o.seq[k], o.at[x.Slot], removed = 0, -1, true
+		first = min(first, int(k))
 	}
 	if removed {
-		k := 0
-		for i, s := range o.ord {
+		k := first // the runs before it stay where they are
+		for i := first; i < len(o.ord); i++ {
+			s := o.ord[i]
 			if o.seq[i] == 0 {
 				continue
 			}

@@ -12,26 +12,36 @@ import (
 // pick over them (best) with the range of remaining work over which that
 // pick stands (pickCache, certify).
 
-// sizeCache is a running job's shape as of its current size, which
-// changes only when the job is resized (or the slot holds another job),
-// not as its work progresses, and best's last pick for it.
+// sizeCache is a slot's running job's shape as of its current size,
+// which changes only when the job is resized (or the slot holds another
+// job), not as its work progresses, and best's last pick for it.
 type sizeCache struct {
-	valid bool
-	slot  int32
-	seq   int64
-	cur   int
-	n0    int  // requested size
-	mall  bool // malleable
-	fixed bool
-	level int        // its level if fixed
-	pk    pickCache  // best's last pick and where it stays the pick
-	sh    *sizeShape // the shape (an entry of DRScale.sh, or plainSh)
-	gen   uint32     // sh.gen when sh was found: sh is still the job's while they are equal
+	key sizeKey
+	pk  pickCache  // best's last pick and where it stays the pick
+	sh  *sizeShape // the shape (an entry of DRScale.sh, or plainSh)
+	gen uint32     // sh.gen when sh was found: sh is still the job's while they are equal
 }
 
-// sizeCacheLen is the number of sizeCache entries, a power of two: slot s
-// uses entry s mod sizeCacheLen (a collision only costs a recomputation).
-const sizeCacheLen = 1024
+// sizeKey is what a sizeCache is for: the job's run (seq), its current
+// and requested sizes, and its malleability and fixed level (keyOf). Its
+// zero value is no job's.
+type sizeKey struct {
+	seq     int64
+	cur, n0 int
+	flags   int // 1 | 2 if malleable | (level+1)<<2 if fixed
+}
+
+// keyOf returns the sizeKey of a job (level is read only if fixed).
+func keyOf(seq int64, cur, n0 int, mall, fixed bool, level int) sizeKey {
+	f := 1
+	if mall {
+		f |= 2
+	}
+	if fixed {
+		f |= (level + 1) << 2
+	}
+	return sizeKey{seq: seq, cur: cur, n0: n0, flags: f}
+}
 
 // sizeShape is what a job's options are made from besides its remaining
 // work, pause and idle draw: its candidate sizes and their runtime factors
@@ -90,8 +100,8 @@ type optCache struct {
 // return it again, and best returns it without walking.
 func (g *DRScale) best(sj *scaleJob, sc *sizeCache) {
 	cur, rem, pause, idle := sj.cur, sj.rem, sj.pause, sj.idle
-	if p := &sc.pk; p.k >= 0 && pause == p.pause && rem >= p.lo && rem <= p.hi && (rem >= pickMin || rem == 0) {
-		sj.best, sj.pick, sj.bestW = int(p.i), scaleOpt{n: p.n, level: int(p.level)}, p.np+float64(cur-p.n)*idle
+	if sc.pk.holds(rem, pause) {
+		sj.best, sj.pick, sj.bestW = sc.pk.answer(cur, idle)
 		return
 	}
 	cc := sc.sh.cc
@@ -120,20 +130,22 @@ func (g *DRScale) best(sj *scaleJob, sc *sizeCache) {
 // job or its size changed or the shape's entry was computed again, and
 // best's last pick.
 func (g *DRScale) sizesOf(sj *scaleJob) *sizeCache {
-	if g.sc == nil {
-		g.sc = make([]sizeCache, sizeCacheLen)
-	}
-	s, o := sj.slot, &sj.o
-	sc := &g.sc[s&(sizeCacheLen-1)]
-	if sc.valid && sc.slot == s && sc.seq == o.seq && sc.cur == sj.cur && sc.n0 == o.n0 && sc.mall == o.malleable &&
-		sc.fixed == sj.fixed && (!sj.fixed || sc.level == sj.level) && sc.sh.gen == sc.gen {
+	o := &sj.o
+	sc := &g.slot(sj.slot).sc
+	k := keyOf(o.seq, sj.cur, o.n0, o.malleable, sj.fixed, sj.level)
+	if sc.holds(k) {
 		return sc
 	}
-	sc.valid, sc.slot, sc.seq, sc.cur, sc.fixed, sc.level = true, s, o.seq, sj.cur, sj.fixed, sj.level
-	sc.n0, sc.mall, sc.pk = o.n0, o.malleable, pickCache{k: -1}
+	sc.key, sc.pk = k, pickCache{k: -1}
 	sc.sh = g.shapeOf(sj)
 	sc.gen = sc.sh.gen
 	return sc
+}
+
+// holds reports whether sc (its slot's) is for the job of key k, with its
+// shape's entry not computed again since.
+func (sc *sizeCache) holds(k sizeKey) bool {
+	return sc.key == k && sc.sh.gen == sc.gen
 }
 
 // shapeOf returns job sj's shape, computed unless its entry holds it (in
@@ -320,6 +332,18 @@ type pickCache struct {
 	i, level int32
 	n        int
 	np       float64
+}
+
+// holds reports whether p stands for remaining work rem and pause.
+func (p *pickCache) holds(rem, pause float64) bool {
+	return p.k >= 0 && pause == p.pause && rem >= p.lo && rem <= p.hi && (rem >= pickMin || rem == 0)
+}
+
+// answer returns p's pick as best writes it into a job of current size cur
+// with idle draw idle per processor: its option index, what it means and
+// its weight.
+func (p *pickCache) answer(cur int, idle float64) (int, scaleOpt, float64) {
+	return int(p.i), scaleOpt{n: p.n, level: int(p.level)}, p.np + float64(cur-p.n)*idle
 }
 
 // The domain over which certify's error bounds hold: every value it

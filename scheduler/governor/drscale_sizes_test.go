@@ -44,7 +44,7 @@ func TestDRScaleKeptPickMatchesFullWalk(t *testing.T) {
 				rem = 0
 			case step%7 == 3:
 				// At (or one ulp beside) a crossing of two candidates' costs.
-				sc := &g.sc[slot&(sizeCacheLen-1)] // this job's, since step 0
+				sc := &g.slot(slot).sc // this job's, since step 0
 				if x, ok := crossing(rng, sc, cur, g.ResizeCost); ok {
 					rem = x
 				}
@@ -54,8 +54,8 @@ func TestDRScaleKeptPickMatchesFullWalk(t *testing.T) {
 			pause := g.ResizeCost * float64(rng.IntN(2))
 			jb.Done = est - rem
 			g.jobs, g.built = g.jobs[:0], false
-			if g.sc != nil {
-				if p := g.sc[slot&(sizeCacheLen-1)].pk; p.k >= 0 && p.pause == pause && rem >= p.lo && rem <= p.hi && (rem >= pickMin || rem == 0) {
+			if int(slot) < len(g.ss) {
+				if p := g.ss[slot].sc.pk; p.k >= 0 && p.pause == pause && rem >= p.lo && rem <= p.hi && (rem >= pickMin || rem == 0) {
 					kept++
 				}
 			}
@@ -206,8 +206,8 @@ func TestDRScaleShapesMatchFresh(t *testing.T) {
 			if rng.IntN(3) == 0 {
 				sj.cur = sj.n0 - rng.IntN(3) // resized
 			}
-			if sc := &g.sc; *sc != nil {
-				if c := &(*sc)[sj.slot]; c.valid && c.sh.gen == c.gen {
+			if int(sj.slot) < len(g.ss) {
+				if c := &g.ss[sj.slot].sc; c.key != (sizeKey{}) && c.sh.gen == c.gen {
 					found++
 				}
 			}
