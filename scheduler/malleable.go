@@ -222,16 +222,10 @@ type RunState struct {
 func (c *Control) SyncState(s int32, st *RunState) {
 	e := c.e
 	j := &e.jobs[s]
-	if dt := e.now - j.last; dt > 0 && !e.cfg.Check {
-		// Engine.sync's update, in line (sync itself is too large to
-		// inline); sync proper when checking or when there is nothing to
-		// add.
-		j.alpha += dt / j.dur
-		j.energy += j.power * dt
-		j.gpuJ += j.gpuPow * dt
-		j.last = e.now
-	} else {
+	if e.cfg.Check {
 		e.sync(j)
+	} else {
+		e.progress(j) // sync without its check, inlined
 	}
 	// SyncLeft's max(0, est − min(1, α)·run), NaN and signed zeros
 	// included, without the builtins' extra tests.
