@@ -366,27 +366,38 @@ func (a *NetAdapter) mark(ids []int32, except int32) {
 func (a *NetAdapter) nodesOf(alloc []cluster.Range, dst []int32) []int32 {
 	first, last := int32(-1), int32(-1)
 	for _, r := range alloc {
-		for k, hi := r.Lo/a.ppn, (r.Hi-1)/a.ppn; k <= hi; k++ {
-			if k != last {
-				dst = append(dst, a.order[k])
-				if first < 0 {
-					first = k
-				}
-				last = k
-			}
+		// A range's nodes are consecutive and distinct: only its first
+		// may repeat the node appended last (a node shared with the
+		// previous range).
+		lo, hi := r.Lo/a.ppn, (r.Hi-1)/a.ppn
+		if lo == last {
+			lo++
 		}
+		if lo > hi {
+			continue
+		}
+		if first < 0 {
+			first = lo
+		}
+		dst = append(dst, a.order[lo:hi+1]...)
+		last = hi
 	}
 	a.stamp++
 	t := a.m.Topology()
 	sw, gr := 0, 0
+	prevS, prevG := int32(-1), int32(-1) // neighbours mostly share a switch and group
 	for _, n := range dst {
-		if s := t.SwitchOf(n); a.seenSw[s] != a.stamp {
-			a.seenSw[s] = a.stamp
-			sw++
+		if s := t.SwitchOf(n); s != prevS {
+			if prevS = s; a.seenSw[s] != a.stamp {
+				a.seenSw[s] = a.stamp
+				sw++
+			}
 		}
-		if g := t.GroupOf(n); a.seenGr[g] != a.stamp {
-			a.seenGr[g] = a.stamp
-			gr++
+		if g := t.GroupOf(n); g != prevG {
+			if prevG = g; a.seenGr[g] != a.stamp {
+				a.seenGr[g] = a.stamp
+				gr++
+			}
 		}
 	}
 	a.starts++
