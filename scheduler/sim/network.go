@@ -141,6 +141,7 @@ type NetAdapter struct {
 	den   [][]float64
 	cache []ratioEntry
 	paths *netmodel.PathCache // the machine's node pairs and sampled ranks, for new rounds
+	canon []int32             // the canonical form of the placement looked up last
 }
 
 // ratioEntry holds the uncontended ratios of one placement, per app (NaN:
@@ -237,7 +238,13 @@ func (a *NetAdapter) ratio(j *netJob, share float64) float64 {
 
 // entry returns the cache entry of placement nodes, emptied if it held
 // another placement.
+//
+// Placements are keyed by their canonical form (Topology.Canonical: on a
+// torus, translated to the corner), whose ratios and round statistics are
+// theirs bit for bit, so translated placements share one entry.
 func (a *NetAdapter) entry(nodes []int32) *ratioEntry {
+	a.canon = a.m.Topology().Canonical(nodes, a.canon[:0])
+	nodes = a.canon
 	h := uint64(14695981039346656037)
 	for _, n := range nodes {
 		h = (h ^ uint64(uint32(n))) * 1099511628211
