@@ -2,6 +2,7 @@ package netmodel
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -164,6 +165,9 @@ func (s *torus) path(a, b int32) (int, float64) {
 
 func (s *torus) route(a, b int32, dst []int32) []int32 {
 	dst = append(dst, 2*a)
+	if s.packed != nil {
+		return s.routePacked(a, b, dst)
+	}
 	ca, cb := s.coords(a, b)
 	dims := s.dims
 	ca, cb, strideD := ca[:len(dims)], cb[:len(dims)], s.strideD[:len(dims)]
@@ -249,6 +253,39 @@ func (s *torus) packCoords() {
 		}
 		s.packed[n] = p
 	}
+}
+
+// routePacked is route after a's node link, visiting only the dimensions
+// in which a's and b's routers differ: the bytes of their packed
+// coordinates that differ, lowest (dimension 0) first, as route's order.
+func (s *torus) routePacked(a, b int32, dst []int32) []int32 {
+	pa, pb := s.packed[a], s.packed[b]
+	rd := s.rbase[a] // the current router r times D
+	for x := pa ^ pb; x != 0; {
+		sh := uint(bits.TrailingZeros64(x)) &^ 7
+		x &^= 0xff << sh
+		i := int32(sh / 8)
+		c, cb, d, sd := int32(pa>>sh&0xff), int32(pb>>sh&0xff), s.dims[i], s.strideD[i]
+		k := ringDelta(c, cb, d)
+		link := s.linkOff + i*2
+		for ; k > 0; k-- {
+			dst = append(dst, link+rd*2)
+			if c++; c == d {
+				c, rd = 0, rd-(d-1)*sd
+			} else {
+				rd += sd
+			}
+		}
+		for link++; k < 0; k++ {
+			dst = append(dst, link+rd*2)
+			if c == 0 {
+				c, rd = d-1, rd+(d-1)*sd
+			} else {
+				c, rd = c-1, rd-sd
+			}
+		}
+	}
+	return append(dst, 2*b+1)
 }
 
 // hopStats uses vertex transitivity: the hop count between routers is a sum
