@@ -163,11 +163,10 @@ func (s *torus) path(a, b int32) (int, float64) {
 	return int(h), bw
 }
 
-func (s *torus) route(a, b int32, dst []int32) []int32 {
+// routeCoords is route without packed coordinates: every dimension's
+// coordinates from the table.
+func (s *torus) routeCoords(a, b int32, dst []int32) []int32 {
 	dst = append(dst, 2*a)
-	if s.packed != nil {
-		return s.routePacked(a, b, dst)
-	}
 	ca, cb := s.coords(a, b)
 	dims := s.dims
 	ca, cb, strideD := ca[:len(dims)], cb[:len(dims)], s.strideD[:len(dims)]
@@ -255,10 +254,14 @@ func (s *torus) packCoords() {
 	}
 }
 
-// routePacked is route after a's node link, visiting only the dimensions
-// in which a's and b's routers differ: the bytes of their packed
-// coordinates that differ, lowest (dimension 0) first, as route's order.
-func (s *torus) routePacked(a, b int32, dst []int32) []int32 {
+// route visits only the dimensions in which a's and b's routers differ:
+// the bytes of their packed coordinates that differ, lowest (dimension 0)
+// first. Without packed coordinates, routeCoords.
+func (s *torus) route(a, b int32, dst []int32) []int32 {
+	if s.packed == nil {
+		return s.routeCoords(a, b, dst)
+	}
+	dst = append(dst, 2*a)
 	pa, pb := s.packed[a], s.packed[b]
 	rd := s.rbase[a] // the current router r times D
 	for x := pa ^ pb; x != 0; {
