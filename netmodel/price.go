@@ -1,6 +1,9 @@
 package netmodel
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Price is an application's communication time on one placement as a
 // function of the share of bandwidth left to it: Σ w·CommTime(nodes,
@@ -114,6 +117,11 @@ func (q *pricePart) load(share float64) float64 {
 // CommTimeRounds over traffic asks for them.
 func (m *Model) PriceRounds(p *Price, r *Rounds, nodes []int32, traffic []Traffic) {
 	p.Reset()
+	// Room for every part and round at once (a pattern prices at most
+	// ⌈log₂P⌉ + 1 rounds), so a new Price allocates twice, not once per
+	// doubling of its rounds.
+	p.parts = slices.Grow(p.parts, len(traffic))
+	p.rs = slices.Grow(p.rs, len(traffic)*(log2ceil(max(len(nodes), 1))+1))
 	for _, tr := range traffic {
 		q := pricePart{w: tr.Weight, kind: partZero}
 		m.pricePart(p, &q, r, nodes, tr.Pattern, tr.Size)
