@@ -6,7 +6,7 @@
 //
 // Files:
 //
-//	topology.go  Topology (node order, SwitchOf, GroupOf, Hops, Distance, Route, Span) and the Topologies registry
+//	topology.go  Topology (node order, SwitchOf, GroupOf, Hops, Distance, Route, Span, Canonical) and the Topologies registry
 //	torus.go     D-dimensional torus, dimension-order routing (hopper, mira)
 //	fattree.go   m-port n-tree, up/down routing with D-mod-k port choice (stampede)
 //	dragonfly.go dragonfly with rows×cols all-to-all groups, minimal routing ≤ 5 hops (edison)
@@ -14,6 +14,7 @@
 //	spec.go      Spec, LoadSpec/LoadTopology (TOML or JSON, unknown keys are errors, file:line)
 //	p2p.go       T(S) = 2·L_nic + h·L_hop + S/B_eff(S), B_eff piecewise linear in S
 //	model.go     Model.CommTime/CommRatio: collectives priced on a placement
+//	price.go     Price: a placement's Σ w·CommTime with its share-free parts worked out, for re-pricing by share
 //	paths.go     PathCache: a simulation's node-pair paths and sampled rank pairs, for new rounds
 //	apps.go      per-application patterns and communication fractions, RuntimeFactor
 //	maxmin.go    progressive filling (MaxMin)

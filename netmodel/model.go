@@ -318,7 +318,10 @@ func (m *Model) load(bytes, hops, share float64) float64 {
 }
 
 func (m *Model) halo(rs *Rounds, nodes []int32, size, share float64) float64 {
-	g := factor3(len(nodes))
+	var g grid // the process grid, needed only to walk rounds not recorded
+	if rs == nil || rs.pos+6 > len(rs.st) {
+		g = factor3(len(nodes))
+	}
 	var alpha, hops float64
 	for dir := 0; dir < 6; dir++ {
 		r := m.rounds(rs, nodes, pHalo, dir, g)

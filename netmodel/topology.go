@@ -117,6 +117,21 @@ func (t *Topology) Latency(a, b int32) float64 {
 	return 2*t.nicLat + float64(t.shape.hops(a, b))*t.hopLat
 }
 
+// Canonical returns a placement whose every ordered pair of ranks has the
+// same routed hop count and bottleneck bandwidth as in nodes, so that
+// CommTime, CommRatio and the sampled round statistics of the two are the
+// same, bit for bit (the same values summed in the same order). On a torus
+// it is nodes translated so that each dimension's smallest router
+// coordinate is 0; on the other shapes it is nodes. It is appended to dst.
+// Placements that differ by such a translation have one canonical form, so
+// a cache keyed by it serves them all. Nodes must be valid.
+func (t *Topology) Canonical(nodes, dst []int32) []int32 {
+	if s, ok := t.shape.(*torus); ok {
+		return s.canonical(nodes, dst)
+	}
+	return append(dst, nodes...)
+}
+
 // Span counts the distinct switches and groups the node set spans.
 func (t *Topology) Span(nodes []int32) (switches, groups int) {
 	sw := make(map[int32]struct{}, len(nodes))

@@ -1,6 +1,10 @@
 package netmodel
 
-import "math"
+import (
+	"math"
+	"math/bits"
+	"slices"
+)
 
 // torus is a D-dimensional torus of routers with NodesPerRouter nodes each
 // and dimension-order routing: dimensions are corrected in order 0,1,…, each
@@ -11,10 +15,11 @@ import "math"
 type torus struct {
 	n, npr  int32
 	dims    []int32
-	stride  []int32 // router index stride of each dimension
-	strideD []int32 // stride·D: what a step along the dimension adds to a router's r·D
-	coord   []int32 // router r's coordinate in dimension i at r·D+i
-	rbase   []int32 // node n's router r times D (where its coordinates start), so no division by npr
+	stride  []int32  // router index stride of each dimension
+	strideD []int32  // stride·D: what a step along the dimension adds to a router's r·D
+	coord   []int32  // router r's coordinate in dimension i at r·D+i
+	rbase   []int32  // node n's router r times D (where its coordinates start), so no division by npr
+	packed  []uint64 // node n's router coordinates, one byte each from dimension 0 up; nil: not packed (canonical)
 	bw      []float64
 	nodeBW  float64
 	linkOff int32
@@ -98,6 +103,7 @@ func NewTorus(s Spec) (*Topology, error) {
 	for n := range sh.rbase {
 		sh.rbase[n] = int32(n) / sh.npr * D
 	}
+	sh.packCoords()
 	t.shape = sh
 	t.finish()
 	return t, nil
@@ -157,7 +163,9 @@ func (s *torus) path(a, b int32) (int, float64) {
 	return int(h), bw
 }
 
-func (s *torus) route(a, b int32, dst []int32) []int32 {
+// routeCoords is route without packed coordinates: every dimension's
+// coordinates from the table.
+func (s *torus) routeCoords(a, b int32, dst []int32) []int32 {
 	dst = append(dst, 2*a)
 	ca, cb := s.coords(a, b)
 	dims := s.dims
@@ -173,6 +181,96 @@ func (s *torus) route(a, b int32, dst []int32) []int32 {
 		}
 		k, sd := ringDelta(c, cb[i], d), strideD[i]
 		link := s.linkOff + int32(i)*2
+		for ; k > 0; k-- {
+			dst = append(dst, link+rd*2)
+			if c++; c == d {
+				c, rd = 0, rd-(d-1)*sd
+			} else {
+				rd += sd
+			}
+		}
+		for link++; k < 0; k++ {
+			dst = append(dst, link+rd*2)
+			if c == 0 {
+				c, rd = d-1, rd+(d-1)*sd
+			} else {
+				c, rd = c-1, rd-sd
+			}
+		}
+	}
+	return append(dst, 2*b+1)
+}
+
+// canonical is Topology.Canonical on a torus. A path's hops and bottleneck
+// depend only on the coordinate differences of its routers modulo each
+// ring (ringDist, and which dimensions it steps along), and subtracting a
+// dimension's smallest coordinate from every router keeps the coordinates
+// in [0, d) and their differences: router r moves to r − Σ lo_i·stride_i,
+// node n to n − npr·that, with its place on the router unchanged. The
+// smallest coordinates are taken in all dimensions at once from each
+// node's packed coordinates (one byte each).
+func (s *torus) canonical(nodes, dst []int32) []int32 {
+	if len(nodes) == 0 || s.packed == nil {
+		return append(dst, nodes...)
+	}
+	const hi = 0x8080808080808080 // each byte's top bit
+	lo := s.packed[nodes[0]]
+	for _, n := range nodes[1:] {
+		c := s.packed[n]
+		// Per byte, (lo|0x80) − c keeps its top bit iff lo ≥ c (bytes
+		// below 0x80, so no borrow crosses a byte); there c is the
+		// smaller.
+		ge := ((lo | hi) - c) & hi
+		m := (ge >> 7) * 0xff
+		lo = c&m | lo&^m
+	}
+	shift := int32(0)
+	for _, st := range s.stride {
+		shift += int32(lo&0xff) * st
+		lo >>= 8
+	}
+	shift *= s.npr
+	for _, n := range nodes {
+		dst = append(dst, n-shift)
+	}
+	return dst
+}
+
+// packCoords fills packed when every coordinate fits a byte below 0x80 and
+// there are at most 8 dimensions (canonical translates nothing otherwise).
+func (s *torus) packCoords() {
+	D := len(s.dims)
+	if D > 8 || slices.Max(s.dims) > 0x80 {
+		return
+	}
+	s.packed = make([]uint64, s.n)
+	for n := range s.packed {
+		rb := s.rbase[n]
+		var p uint64
+		for i := D - 1; i >= 0; i-- {
+			p = p<<8 | uint64(s.coord[rb+int32(i)])
+		}
+		s.packed[n] = p
+	}
+}
+
+// route visits only the dimensions in which a's and b's routers differ:
+// the bytes of their packed coordinates that differ, lowest (dimension 0)
+// first. Without packed coordinates, routeCoords.
+func (s *torus) route(a, b int32, dst []int32) []int32 {
+	if s.packed == nil {
+		return s.routeCoords(a, b, dst)
+	}
+	dst = append(dst, 2*a)
+	pa, pb := s.packed[a], s.packed[b]
+	rd := s.rbase[a] // the current router r times D
+	for x := pa ^ pb; x != 0; {
+		sh := uint(bits.TrailingZeros64(x)) &^ 7
+		x &^= 0xff << sh
+		i := int32(sh / 8)
+		c, cb, d, sd := int32(pa>>sh&0xff), int32(pb>>sh&0xff), s.dims[i], s.strideD[i]
+		k := ringDelta(c, cb, d)
+		link := s.linkOff + i*2
 		for ; k > 0; k-- {
 			dst = append(dst, link+rd*2)
 			if c++; c == d {

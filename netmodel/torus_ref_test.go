@@ -70,13 +70,16 @@ func refTorusRoute(s *torus, a, b int32, dst []int32) []int32 {
 
 // The coordinate-table torus gives the same hops, bottleneck bandwidth
 // (bit for bit) and link sequence as the former modulo arithmetic, on the
-// torus presets and on small tori with rings of 1, 2, odd and even length.
+// torus presets and on small tori with rings of 1, 2, odd and even length,
+// with packed coordinates (route over the differing dimensions only) and
+// without.
 func TestTorusMatchesReference(t *testing.T) {
 	tops := []*Topology{mustPreset(t, "hopper"), mustPreset(t, "mira")}
 	for _, s := range []Spec{
 		{Kind: "torus", Dims: []int{1, 2, 3, 4}, NodesPerRouter: 3, LinkGBs: 1, DimGBs: []float64{4, 3, 2, 1}},
 		{Kind: "torus", Dims: []int{5, 7}, NodesPerRouter: 1, LinkGBs: 2, NodeGBs: 1},
 		{Kind: "torus", Dims: []int{2, 2, 2}, NodesPerRouter: 2, LinkGBs: 1},
+		{Kind: "torus", Dims: []int{130, 3}, NodesPerRouter: 2, LinkGBs: 1}, // too long a ring to pack: route walks every dimension
 	} {
 		tops = append(tops, mustBuild(t, s))
 	}

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"slices"
 
@@ -137,18 +136,19 @@ type NetAdapter struct {
 	sum                 *results.Summary // optional, kept up to date
 
 	// caches: T_comm of the compact placement per app and node count, and
-	// the uncontended ratio of recent placements (direct-mapped by hash)
-	den   [][]float64
-	cache []ratioEntry
-	paths *netmodel.PathCache // the machine's node pairs and sampled ranks, for new rounds
+	// the price of recent placements per app (direct-mapped by hash)
+	den    [][]float64
+	cache  []ratioEntry
+	paths  *netmodel.PathCache // the machine's node pairs and sampled ranks, for new rounds
+	rounds netmodel.Rounds     // scratch: the rounds of a placement being priced, through paths
+	canon  []int32             // the canonical form of the placement looked up last
 }
 
-// ratioEntry holds the uncontended ratios of one placement, per app (NaN:
-// not computed yet), and its path statistics per app (empty: not recorded).
+// ratioEntry holds the prices of one placement per app (empty: not priced
+// yet), and the rounds its apps walked.
 type ratioEntry struct {
 	nodes  []int32
-	ratios []float64
-	rounds []netmodel.Rounds
+	prices []netmodel.Price
 	memo   netmodel.RoundMemo // the placement's rounds, shared by its apps
 }
 
@@ -160,8 +160,8 @@ type netApp struct {
 }
 
 type netJob struct {
-	nodes                 []int32         // topology nodes, reused across the slot's jobs
-	rounds                netmodel.Rounds // the placement's path statistics, for re-pricing
+	nodes                 []int32        // topology nodes, reused across the slot's jobs
+	price                 netmodel.Price // T_comm of the job's app and placement by share, for re-pricing
 	app                   int32
 	ratio                 float64
 	running, inNet, dirty bool
@@ -177,6 +177,7 @@ func NewNetAdapter(m *netmodel.Model, apps []netmodel.App, procsPerNode int, int
 	a := &NetAdapter{m: m, order: t.NodeOrder(), ppn: int32(max(procsPerNode, 1)),
 		seenSw: make([]uint32, t.Switches()), seenGr: make([]uint32, t.Groups()),
 		cache: make([]ratioEntry, ratioCacheSize), paths: m.NewPathCache()}
+	a.rounds.UsePaths(a.paths)
 	if interference {
 		a.net = netmodel.NewNetwork(t)
 	}
@@ -195,63 +196,50 @@ func NewNetAdapter(m *netmodel.Model, apps []netmodel.App, procsPerNode int, int
 }
 
 // ratio is Model.AppRatio(j.nodes, app, share), with the compact
-// denominator cached per node count, uncontended ratios cached per
-// placement and the job's path statistics kept for its re-pricings
-// (netmodel.Rounds): the same sums in the same order, so the same value.
+// denominator cached per node count and the numerator from the job's
+// netmodel.Price, which its first pricing copies from the placement's
+// cache entry (priced there once per app, from rounds the placement's
+// other apps may have walked): the same sums in the same order, so the
+// same value.
 func (a *NetAdapter) ratio(j *netJob, share float64) float64 {
-	var r *float64
-	var e *ratioEntry
-	if share == 1 || j.rounds.Len() == 0 {
-		e = a.entry(j.nodes)
-		if share == 1 {
-			if r = &e.ratios[j.app]; !math.IsNaN(*r) {
-				return *r
-			}
+	if j.price.Len() == 0 {
+		e := a.entry(j.nodes)
+		pe := &e.prices[j.app]
+		if pe.Len() == 0 {
+			a.rounds.Reset()
+			a.rounds.UseMemo(&e.memo)
+			a.m.PriceRounds(pe, &a.rounds, j.nodes, a.apps[j.app].Traffic)
 		}
-		if j.rounds.Len() == 0 {
-			j.rounds.CopyFrom(&e.rounds[j.app]) // what an earlier job here recorded, if any
-		}
+		j.price.CopyFrom(pe)
 	}
-	p := &a.apps[j.app]
-	var num float64
-	j.rounds.Rewind()
-	if e != nil && j.rounds.Len() == 0 {
-		j.rounds.UseMemo(&e.memo) // rounds another app walked on this placement
-	}
-	for _, tr := range p.Traffic {
-		num += tr.Weight * a.m.CommTimeRounds(&j.rounds, j.nodes, tr.Pattern, tr.Size, share)
-	}
-	j.rounds.UseMemo(nil)
-	v := 1.0
+	num := j.price.Time(share)
 	if den := a.compactTime(j.app, len(j.nodes)); den > 0 && num > 0 {
-		v = num / den
+		return num / den
 	}
-	if r != nil {
-		*r = v
-	}
-	if e != nil && e.rounds[j.app].Len() == 0 {
-		e.rounds[j.app].CopyFrom(&j.rounds)
-	}
-	return v
+	return 1
 }
 
 // entry returns the cache entry of placement nodes, emptied if it held
 // another placement.
+//
+// Placements are keyed by their canonical form (Topology.Canonical: on a
+// torus, translated to the corner), whose ratios and round statistics are
+// theirs bit for bit, so translated placements share one entry.
 func (a *NetAdapter) entry(nodes []int32) *ratioEntry {
+	a.canon = a.m.Topology().Canonical(nodes, a.canon[:0])
+	nodes = a.canon
 	h := uint64(14695981039346656037)
 	for _, n := range nodes {
 		h = (h ^ uint64(uint32(n))) * 1099511628211
 	}
 	e := &a.cache[h&(ratioCacheSize-1)]
-	if e.ratios == nil || !slices.Equal(e.nodes, nodes) {
+	if e.prices == nil || !slices.Equal(e.nodes, nodes) {
 		e.nodes = append(e.nodes[:0], nodes...)
-		if e.ratios == nil {
-			e.ratios = make([]float64, len(a.apps))
-			e.rounds = make([]netmodel.Rounds, len(a.apps))
+		if e.prices == nil {
+			e.prices = make([]netmodel.Price, len(a.apps))
 		}
-		for i := range e.ratios {
-			e.ratios[i] = math.NaN()
-			e.rounds[i].Reset()
+		for i := range e.prices {
+			e.prices[i].Reset()
 		}
 		e.memo.Reset()
 	}
@@ -289,8 +277,7 @@ func (a *NetAdapter) Started(slot int32, app, procs int, alloc []cluster.Range) 
 	}
 	j := &a.jobs[slot]
 	j.nodes = a.nodesOf(alloc, j.nodes[:0])
-	j.rounds.Reset()
-	j.rounds.UsePaths(a.paths)
+	j.price.Reset()
 	j.app, j.running, j.ratio = int32(app), true, 1
 	p := &a.apps[app]
 	if p.Fraction == 0 || len(p.Traffic) == 0 || len(j.nodes) < 2 {
@@ -366,27 +353,38 @@ func (a *NetAdapter) mark(ids []int32, except int32) {
 func (a *NetAdapter) nodesOf(alloc []cluster.Range, dst []int32) []int32 {
 	first, last := int32(-1), int32(-1)
 	for _, r := range alloc {
-		for k, hi := r.Lo/a.ppn, (r.Hi-1)/a.ppn; k <= hi; k++ {
-			if k != last {
-				dst = append(dst, a.order[k])
-				if first < 0 {
-					first = k
-				}
-				last = k
-			}
+		// A range's nodes are consecutive and distinct: only its first
+		// may repeat the node appended last (a node shared with the
+		// previous range).
+		lo, hi := r.Lo/a.ppn, (r.Hi-1)/a.ppn
+		if lo == last {
+			lo++
 		}
+		if lo > hi {
+			continue
+		}
+		if first < 0 {
+			first = lo
+		}
+		dst = append(dst, a.order[lo:hi+1]...)
+		last = hi
 	}
 	a.stamp++
 	t := a.m.Topology()
 	sw, gr := 0, 0
+	prevS, prevG := int32(-1), int32(-1) // neighbours mostly share a switch and group
 	for _, n := range dst {
-		if s := t.SwitchOf(n); a.seenSw[s] != a.stamp {
-			a.seenSw[s] = a.stamp
-			sw++
+		if s := t.SwitchOf(n); s != prevS {
+			if prevS = s; a.seenSw[s] != a.stamp {
+				a.seenSw[s] = a.stamp
+				sw++
+			}
 		}
-		if g := t.GroupOf(n); a.seenGr[g] != a.stamp {
-			a.seenGr[g] = a.stamp
-			gr++
+		if g := t.GroupOf(n); g != prevG {
+			if prevG = g; a.seenGr[g] != a.stamp {
+				a.seenGr[g] = a.stamp
+				gr++
+			}
 		}
 	}
 	a.starts++
