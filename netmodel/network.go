@@ -369,13 +369,17 @@ func (n *Network) Remove(job int32) []int32 {
 		// (2.5 jobs on the average shared link of an HPC2N replay), and
 		// the scan reads the memory the delete writes, where keeping each
 		// entry's position in its job cost a store into the moved entry's
-		// job, a cache miss per link.
+		// job, a cache miss per link. On a private link (most of them)
+		// k's is the one entry: the list is emptied without reading it.
 		lj := n.linkJobs[l]
-		p, last := 0, len(lj)-1
-		for lj[p].k != k {
-			p++
+		last := len(lj) - 1
+		if last > 0 {
+			p := 0
+			for lj[p].k != k {
+				p++
+			}
+			lj[p] = lj[last]
 		}
-		lj[p] = lj[last]
 		lj = lj[:last]
 		n.linkJobs[l] = lj
 		n.links[l].load -= loads[i]
