@@ -58,7 +58,7 @@ func (n *Network) inert(k int32) bool {
 				top = max(top, n.jobs[u.k].rate)
 			}
 		}
-		if !(p.bw > top*(1+inertMargin)*p.load) {
+		if !(p.bw > top*(1+inertMargin)*float64(p.load)) {
 			return false
 		}
 	}
@@ -100,17 +100,16 @@ func (n *Network) afterRate(k int32) (float64, bool) {
 			u = lj[1]
 		}
 		p := &n.links[l]
-		c := float64(u.n)
-		rem := freezeRem(p.bw, c, n.jobs[u.k].rate)
+		rem := freezeRem(p.bw, float64(u.n), n.jobs[u.k].rate)
 		if rem < 0 {
 			rem = 0
 		}
-		if v := rem / (p.load - c); v < y {
+		if v := rem / float64(p.load-u.n); v < y {
 			y = v
 		}
 	}
 	for _, l := range j.shared {
-		if p := &n.links[l]; len(n.linkJobs[l]) > 2 && !(p.bw > y*(1+orderMargin)*p.load) {
+		if p := &n.links[l]; len(n.linkJobs[l]) > 2 && !(p.bw > y*(1+orderMargin)*float64(p.load)) {
 			return 0, false
 		}
 	}

@@ -7,11 +7,18 @@ import "math"
 // reads one record. Its level rem/lsum, the one field the solver's level
 // walks read, is in Network.lvl, densely (meaningless once lsum is 0: see
 // the freeze in solve).
+//
+// Loads are flow counts, integers: int32 here and in the jobs' load and
+// coef (32 bytes a record, two to a cache line), converted to float64
+// where the solver divides or multiplies by them. The conversion is exact
+// (a link carries at most six flows a rank of the machine, far below
+// 2³¹), and so is an integer sum or difference in float64, so every
+// quotient and product is the one a float64 count gives.
 type netLink struct {
 	bw    float64 // capacity
-	load  float64 // Σ flows of its jobs (an integer, so exact in any order)
 	rem   float64 // the solve's capacity left (valid on the solved component's shared links)
-	lsum  float64 // the solve's Σ a_jl of the unfrozen jobs
+	load  int32   // Σ flows of its jobs
+	lsum  int32   // the solve's Σ a_jl of the unfrozen jobs
 	stamp uint32  // stamp of the last solve to reach it
 	owner int32   // the first job (solve index) that solve saw on it
 }
@@ -76,28 +83,10 @@ func (n *Network) solve(comp []int64, rates []float64, track bool) {
 		// read here is the one a separate pass after setting every link
 		// would read: nothing freezes before the first pop.
 		lv := j.priv
-		rf := int32(f)    // the root of f's class (f is a root until its turn)
-		last := int32(-1) // the owner last united with f: links in a row often share one
-		for _, l := range j.shared {
-			p := &lk[l]
-			var v float64
-			if p.stamp != st {
-				p.stamp, p.owner = st, int32(f)
-				p.rem, p.lsum = p.bw, p.load
-				v = p.bw / p.load
-				lvl[l] = v
-			} else {
-				v = lvl[l]
-				if track {
-					if o := p.owner; o != last {
-						last = o
-						rf = n.unite(rf, o)
-					}
-				}
-			}
-			if v < lv || (nan && v != v) {
-				lv = v
-			}
+		if !track && !nan {
+			lv = openFinite(j.shared, lk, lvl, lv, st)
+		} else {
+			lv = n.open(j.shared, lv, st, int32(f), track)
 		}
 		s.push(mmItem{lv, int32(f)})
 	}
@@ -126,27 +115,103 @@ func (n *Network) solve(comp []int64, rates []float64, track bool) {
 		// of the component is in the solve, so once all of them are frozen
 		// no level walk reads the link again, and the next solve sets it
 		// afresh. No branch on the sum, then.
-		coef := j.coef[:len(j.shared)] // one bounds check, not one per link
 		if !nan {
-			// On finite links, rem − c·lv is never NaN nor −0 (rem ≥ +0,
-			// c·lv ≥ +0, and x − x is +0), so max(v, 0) is a compare.
-			for i, l := range j.shared {
-				c, p := coef[i], &lk[l]
-				rem, sum := freezeRem(p.rem, c, lv), p.lsum-c
-				if rem < 0 {
-					rem = 0
-				}
-				p.rem, p.lsum = rem, sum
-				lvl[l] = rem / sum
-			}
+			freezeFinite(j.shared, j.coef, lk, lvl, lv)
 			continue
 		}
+		coef := j.coef[:len(j.shared)] // one bounds check, not one per link
 		for i, l := range j.shared {
 			c, p := coef[i], &lk[l]
-			rem, sum := max(p.rem-c*lv, 0), p.lsum-c
+			rem, sum := max(p.rem-float64(c)*lv, 0), p.lsum-c
 			p.rem, p.lsum = rem, sum
-			lvl[l] = rem / sum
+			lvl[l] = rem / float64(sum)
 		}
+	}
+}
+
+// open is the first pass of solve st for job f with private bound lv and
+// shared links shared: it sets each link st has not reached yet, with f
+// as its owner, and returns the minimum of the levels; with track, it
+// unites f with the owner of each link reached before. Not inlined, as
+// freezeFinite.
+//
+//go:noinline
+func (n *Network) open(shared []int32, lv float64, st uint32, f int32, track bool) float64 {
+	lk := n.links
+	lvl := n.lvl[:len(lk)]
+	nan := !n.finite
+	rf := f           // the root of f's class (f is a root until its turn)
+	last := int32(-1) // the owner last united with f: links in a row often share one
+	for _, l := range shared {
+		p := &lk[l]
+		var v float64
+		if p.stamp != st {
+			p.stamp, p.owner = st, f
+			p.rem, p.lsum = p.bw, p.load
+			v = p.bw / float64(p.load)
+			lvl[l] = v
+		} else {
+			v = lvl[l]
+			if track {
+				if o := p.owner; o != last {
+					last = o
+					rf = n.unite(rf, o)
+				}
+			}
+		}
+		if v < lv || (nan && v != v) {
+			lv = v
+		}
+	}
+	return lv
+}
+
+// openFinite returns the starting level of a job with private bound lv
+// and shared links shared, on a finite network, in a solve without
+// tracking (see the first pass of solve): it sets each link that solve st
+// has not reached yet (no owner: only a tracking solve reads it) and takes
+// the minimum of the levels. Not inlined, as freezeFinite.
+//
+//go:noinline
+func openFinite(shared []int32, lk []netLink, lvl []float64, lv float64, st uint32) float64 {
+	lvl = lvl[:len(lk)]
+	for _, l := range shared {
+		p := &lk[l]
+		var v float64
+		if p.stamp != st {
+			p.stamp = st
+			p.rem, p.lsum = p.bw, p.load
+			v = p.bw / float64(p.load)
+			lvl[l] = v
+		} else {
+			v = lvl[l]
+		}
+		if v < lv {
+			lv = v
+		}
+	}
+	return lv
+}
+
+// freezeFinite freezes a job at lv on its shared links with its loads
+// coef there, on a finite network (see the freeze in solve). A function of
+// its own, not inlined, so that its loop keeps every value in a
+// register (inlined into solve, it spilled). On finite
+// links, rem − c·lv is never NaN nor −0 (rem ≥ +0, c·lv ≥ +0, and x − x is
+// +0), so max(v, 0) is a compare.
+//
+//go:noinline
+func freezeFinite(shared, coef []int32, lk []netLink, lvl []float64, lv float64) {
+	coef = coef[:len(shared)] // one bounds check, not one per link
+	lvl = lvl[:len(lk)]
+	for i, l := range shared {
+		c, p := coef[i], &lk[l]
+		rem, sum := freezeRem(p.rem, float64(c), lv), p.lsum-c
+		if rem < 0 {
+			rem = 0
+		}
+		p.rem, p.lsum = rem, sum
+		lvl[l] = rem / float64(sum)
 	}
 }
 

@@ -436,7 +436,7 @@ func (n *Network) checkComponents() error {
 	for _, k := range n.idx {
 		for i, l := range n.jobs[k].links {
 			p := slices.IndexFunc(n.linkJobs[l], func(u linkUse) bool { return u.k == k })
-			if p < 0 || n.linkJobs[l][p].n != int32(n.jobs[k].load[i]) {
+			if p < 0 || n.linkJobs[l][p].n != n.jobs[k].load[i] {
 				return fmt.Errorf("job index %d: not listed on its link %d with its %v flows", k, l, n.jobs[k].load[i])
 			}
 			crossed++
@@ -448,9 +448,9 @@ func (n *Network) checkComponents() error {
 				parent[find(u.k)] = find(lj[0].k)
 			}
 		}
-		sum := 0.0
+		sum := int32(0)
 		for p, u := range lj {
-			sum += float64(u.n)
+			sum += u.n
 			if id := n.jobs[u.k].id; id < 0 || n.idx[id] != u.k {
 				return fmt.Errorf("link %d entry %d: job index %d is not in the network", l, p, u.k)
 			}
