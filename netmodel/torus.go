@@ -172,30 +172,8 @@ func (s *torus) routeCoords(a, b int32, dst []int32) []int32 {
 	ca, cb, strideD := ca[:len(dims)], cb[:len(dims)], s.strideD[:len(dims)]
 	rd := s.rbase[a] // the current router r times D
 	for i, d := range dims {
-		// Router r's link out along dimension i in direction dir (0: +,
-		// 1: −) is linkOff + (r·D + i)·2 + dir; the walk keeps r·D in rd
-		// and steps it by the dimension's stride, wrapping at the ends.
-		c := ca[i]
-		if c == cb[i] {
-			continue // no step here (a machine on a corner of the torus has many such)
-		}
-		k, sd := ringDelta(c, cb[i], d), strideD[i]
-		link := s.linkOff + int32(i)*2
-		for ; k > 0; k-- {
-			dst = append(dst, link+rd*2)
-			if c++; c == d {
-				c, rd = 0, rd-(d-1)*sd
-			} else {
-				rd += sd
-			}
-		}
-		for link++; k < 0; k++ {
-			dst = append(dst, link+rd*2)
-			if c == 0 {
-				c, rd = d-1, rd+(d-1)*sd
-			} else {
-				c, rd = c-1, rd-sd
-			}
+		if c := ca[i]; c != cb[i] { // no step otherwise (a machine on a corner of the torus has many such)
+			dst, rd = s.walkDim(dst, int32(i), c, cb[i], d, strideD[i], rd)
 		}
 	}
 	return append(dst, 2*b+1)
@@ -254,6 +232,34 @@ func (s *torus) packCoords() {
 	}
 }
 
+// walkDim appends the links of the shortest way along dimension i (d
+// routers, stride sd·D) from coordinate c to cb, starting at the router
+// whose number times D is rd, and returns the router reached (times D).
+// Router r's link out along dimension i in direction dir (0: +, 1: −) is
+// linkOff + (r·D + i)·2 + dir; the walk steps rd by the dimension's
+// stride, wrapping at the ends.
+func (s *torus) walkDim(dst []int32, i, c, cb, d, sd, rd int32) ([]int32, int32) {
+	k := ringDelta(c, cb, d)
+	link := s.linkOff + i*2
+	for ; k > 0; k-- {
+		dst = append(dst, link+rd*2)
+		if c++; c == d {
+			c, rd = 0, rd-(d-1)*sd
+		} else {
+			rd += sd
+		}
+	}
+	for link++; k < 0; k++ {
+		dst = append(dst, link+rd*2)
+		if c == 0 {
+			c, rd = d-1, rd+(d-1)*sd
+		} else {
+			c, rd = c-1, rd-sd
+		}
+	}
+	return dst, rd
+}
+
 // route visits only the dimensions in which a's and b's routers differ:
 // the bytes of their packed coordinates that differ, lowest (dimension 0)
 // first. Without packed coordinates, routeCoords.
@@ -269,24 +275,7 @@ func (s *torus) route(a, b int32, dst []int32) []int32 {
 		x &^= 0xff << sh
 		i := int32(sh / 8)
 		c, cb, d, sd := int32(pa>>sh&0xff), int32(pb>>sh&0xff), s.dims[i], s.strideD[i]
-		k := ringDelta(c, cb, d)
-		link := s.linkOff + i*2
-		for ; k > 0; k-- {
-			dst = append(dst, link+rd*2)
-			if c++; c == d {
-				c, rd = 0, rd-(d-1)*sd
-			} else {
-				rd += sd
-			}
-		}
-		for link++; k < 0; k++ {
-			dst = append(dst, link+rd*2)
-			if c == 0 {
-				c, rd = d-1, rd+(d-1)*sd
-			} else {
-				c, rd = c-1, rd-sd
-			}
-		}
+		dst, rd = s.walkDim(dst, i, c, cb, d, sd, rd)
 	}
 	return append(dst, 2*b+1)
 }
