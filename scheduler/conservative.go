@@ -353,6 +353,8 @@ func (c *Conservative) lastCandidateAt(v *View, i, cand int, at float64) int {
 	// most is the frontier's first point, the most processors any window
 	// from at has: a job or range above it is ruled out without frontMin.
 	most := math.MaxInt
+	// fm is frontMin's answer for the window end fe (NaN: none yet).
+	fe, fm := math.NaN(), 0
 	for ; cand >= i; cand-- {
 		if built && cand&gMask == gMask {
 			if cand&bMask == bMask && cand-bMask >= i {
@@ -387,9 +389,16 @@ func (c *Conservative) lastCandidateAt(v *View, i, cand int, at float64) int {
 			c.front = c.bp.frontierFrom(at, c.front[:0])
 			built, most = true, c.front[0].min
 		}
-		if p <= most && p <= frontMin(c.front, at+w.est[cand]) {
+		if p > most {
+			continue
+		}
+		// Runs of identical jobs ask frontMin the same end over and over.
+		if end := at + w.est[cand]; end != fe {
+			fe, fm = end, frontMin(c.front, end)
+		}
+		if p <= fm {
 			c.roomPos = cand
-			c.bp.keepRoom(at, p, at+w.est[cand])
+			c.bp.keepRoom(at, p, fe)
 			return cand
 		}
 	}
