@@ -246,6 +246,24 @@ func (p *blockProfile) splitFrom(t float64, from int) (pos, k, halved int) {
 	return p.splitAt(t, pos, k)
 }
 
+// splitAfter is split for a t after the step (pos, k) starts: a
+// reservation's end, found from its start. Most reservations end in
+// their start's block or the next, so the blocks are walked from pos
+// rather than searched, and in pos's own block only the steps after k
+// are searched.
+func (p *blockProfile) splitAfter(t float64, pos, k int) (int, int, int) {
+	for w := 0; pos+1 < len(p.ord) && p.first[pos+1] <= t; w++ {
+		if w == 4 { // far on: search the rest
+			pos, k = pos+sortSearchF(p.first[pos+1:], t), 0
+			break
+		}
+		pos, k = pos+1, 0
+	}
+	b, n := p.base(pos), int(p.n[pos])
+	k += sortSearchF(p.t[b+k+1:b+n], t)
+	return p.splitAt(t, pos, k)
+}
+
 // firstAtOrAfter reports whether (pos, k) is the first step at or after
 // t (pos = len(ord): t is after every step), with t after the first step.
 func (p *blockProfile) firstAtOrAfter(t float64, pos, k int) bool {
@@ -327,7 +345,12 @@ func (p *blockProfile) reserve(from, to float64, procs int) {
 		p.resFrom = from
 	}
 	pa, ka := p.hitPos, p.hitK
-	if pa >= len(p.ord) || ka >= int(p.n[pa]) || p.t[p.base(pa)+ka] != from {
+	if pa >= len(p.ord) || ka >= int(p.n[pa]) {
+		pa, ka = p.split(from)
+	} else if at := p.t[p.base(pa)+ka]; at < from {
+		// A step before from: walk on from it.
+		pa, ka, _ = p.splitAfter(from, pa, ka)
+	} else if at > from {
 		pa, ka = p.split(from)
 	}
 	var pb, kb, halved int
@@ -344,7 +367,7 @@ func (p *blockProfile) reserve(from, to float64, procs int) {
 		b, n := p.base(ep-1), int(p.n[ep-1])
 		pb, kb, halved = p.splitAt(to, ep-1, max(0, sortSearchF(p.t[b:b+n], to)-1))
 	} else {
-		pb, kb, halved = p.splitFrom(to, pa)
+		pb, kb, halved = p.splitAfter(to, pa, ka)
 	}
 	if halved == pa && ka >= blkCap/2 { // from's step moved to the second half
 		pa, ka = pa+1, ka-blkCap/2
