@@ -9,8 +9,8 @@ import (
 // many release appends put in one before starting the next, leaving room
 // for the splits reservations make.
 const (
-	blkCap  = 64
-	blkFill = 48
+	blkCap  = 32
+	blkFill = 24
 )
 
 // blockProfile is the processor-only availability profile of conservative
