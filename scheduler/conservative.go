@@ -244,28 +244,78 @@ func (c *Conservative) extendRun(v *View, i, end int, suf []int32) int {
 	if r.left <= 0 || !(r.at > v.Now) {
 		return i
 	}
-	w := &v.e.wq
-	procs, est := int32(r.procs), r.est
-	mp := int32(min(v.Total, math.MaxInt32-1))
-	free := v.Free()
-	for j := i + 1; r.left > 0 && j < end; j++ {
+	e, rs := v.e, &c.rs
+	keep := rs.rec || e.checkRes
+	s0 := len(rs.slots)
+	last, n, slots := takeRun(&e.wq, i, end, r.left, int32(r.procs), r.est, v.Total, v.Free(), suf, rs.slots, keep)
+	if n == 0 {
+		return i
+	}
+	if e.checkRes { // v.Reserve's record, for EASY's check
+		for _, slot := range slots[s0:] {
+			e.reserve(slot, r.at)
+		}
+	}
+	if !rs.rec {
+		slots = slots[:s0]
+	}
+	rs.slots = slots
+	v.backfill = true // v.Reserve's mark
+	r.left -= n
+	r.pending += n
+	return last
+}
+
+// takeRun is extendRun's walk: from position i on, up to end and for at
+// most left entries, it takes the live entries of the class (procs, est)
+// the loop's scan would meet next (View.Next over a machine of total
+// processors, stopping where free is below the suffix bound suf, if not
+// nil), and returns the last one taken (i if none), how many it took, and
+// slots with theirs appended if keep. It reads a stretch of consecutive
+// entries at a time (an entry of the class is live and within the
+// machine's size, as the run's processors are), and the suffix bound once
+// per group of the queue, as it is the same for all its entries; the
+// tests' reference (takeRunEach) walks one entry at a time.
+func takeRun(w *waitQueue, i, end, left int, procs int32, est float64, total, free int, suf, slots []int32, keep bool) (last, n int, _ []int32) {
+	const gMask = 1<<groupShift - 1
+	mp := int32(min(total, math.MaxInt32-1))
+	last = i
+	for j := i + 1; left > 0 && j < end; {
 		if w.procs[j] > mp {
-			if j = w.next(j, v.Total); j < 0 || j >= end {
+			if j = w.next(j, total); j < 0 || j >= end {
 				break
 			}
 		}
-		if w.procs[j] != procs || w.est[j] != est || (suf != nil && free < int(suf[j>>groupShift])) {
-			break
+		lim := end
+		if left < end-j { // left may be math.MaxInt (a run of no processors)
+			lim = j + left
 		}
-		r.left--
-		r.pending++
-		v.Reserve(j, r.at)
-		if c.rs.rec {
-			c.rs.slots = append(c.rs.slots, w.slots[j])
+		ps, es := w.procs[j:lim], w.est[j:lim]
+		es = es[:len(ps)]
+		m := 0
+		for m < len(ps) {
+			if suf != nil && free < int(suf[(j+m)>>groupShift]) {
+				break
+			}
+			g := min(len(ps), ((j+m)|gMask)+1-j) // the end of the group
+			for m < g && ps[m] == procs && es[m] == est {
+				m++
+			}
+			if m < g {
+				break
+			}
 		}
-		i = j
+		if m == 0 {
+			break // another class, or the suffix bound stops the scan
+		}
+		if keep {
+			slots = append(slots, w.slots[j:j+m]...)
+		}
+		left -= m
+		n += m
+		last, j = j+m-1, j+m
 	}
-	return i
+	return last, n, slots
 }
 
 // lastCandidate returns the last queue position from i to cand whose job
@@ -303,6 +353,8 @@ func (c *Conservative) lastCandidateAt(v *View, i, cand int, at float64) int {
 	// most is the frontier's first point, the most processors any window
 	// from at has: a job or range above it is ruled out without frontMin.
 	most := math.MaxInt
+	// fm is frontMin's answer for the window end fe (NaN: none yet).
+	fe, fm := math.NaN(), 0
 	for ; cand >= i; cand-- {
 		if built && cand&gMask == gMask {
 			if cand&bMask == bMask && cand-bMask >= i {
@@ -337,9 +389,16 @@ func (c *Conservative) lastCandidateAt(v *View, i, cand int, at float64) int {
 			c.front = c.bp.frontierFrom(at, c.front[:0])
 			built, most = true, c.front[0].min
 		}
-		if p <= most && p <= frontMin(c.front, at+w.est[cand]) {
+		if p > most {
+			continue
+		}
+		// Runs of identical jobs ask frontMin the same end over and over.
+		if end := at + w.est[cand]; end != fe {
+			fe, fm = end, frontMin(c.front, end)
+		}
+		if p <= fm {
 			c.roomPos = cand
-			c.bp.keepRoom(at, p, at+w.est[cand])
+			c.bp.keepRoom(at, p, fe)
 			return cand
 		}
 	}

@@ -9,8 +9,8 @@ import (
 // many release appends put in one before starting the next, leaving room
 // for the splits reservations make.
 const (
-	blkCap  = 64
-	blkFill = 48
+	blkCap  = 32
+	blkFill = 24
 )
 
 // blockProfile is the processor-only availability profile of conservative
@@ -43,12 +43,10 @@ type blockProfile struct {
 	nid   int32   // block ids allocated so far
 
 	// hitPos and hitK locate the start the last successful earliest
-	// returned; reserve uses them when that step still starts at its from
-	// (step times are distinct, so the check is exact). endPos and endK
-	// locate the first step at or after the end of that window (endPos =
-	// len(ord): none), as far as the search saw it; reserve uses them for
-	// its to when checks show they still do (firstAtOrAfter).
-	hitPos, hitK, endPos, endK int
+	// returned (or the last reservation's start); reserve uses them when
+	// that step still starts at its from (step times are distinct, so the
+	// check is exact), or walks on from it when it starts before.
+	hitPos, hitK int
 
 	// rec asks earliest to record its searches' certificates: the parts
 	// in cert, each certificate a list of segments in segs (certstore.go,
@@ -246,26 +244,22 @@ func (p *blockProfile) splitFrom(t float64, from int) (pos, k, halved int) {
 	return p.splitAt(t, pos, k)
 }
 
-// firstAtOrAfter reports whether (pos, k) is the first step at or after
-// t (pos = len(ord): t is after every step), with t after the first step.
-func (p *blockProfile) firstAtOrAfter(t float64, pos, k int) bool {
-	switch {
-	case pos < 0 || pos > len(p.ord) || k < 0:
-		return false
-	case pos == len(p.ord) && k != 0, pos < len(p.ord) && k >= int(p.n[pos]):
-		return false
-	}
-	if pos < len(p.ord) && !(p.t[p.base(pos)+k] >= t) {
-		return false
-	}
-	// The step before it starts before t.
-	if k == 0 {
-		if pos == 0 {
-			return false
+// splitAfter is split for a t after the step (pos, k) starts: a
+// reservation's end, found from its start. Most reservations end in
+// their start's block or the next, so the blocks are walked from pos
+// rather than searched, and in pos's own block only the steps after k
+// are searched.
+func (p *blockProfile) splitAfter(t float64, pos, k int) (int, int, int) {
+	for w := 0; pos+1 < len(p.ord) && p.first[pos+1] <= t; w++ {
+		if w == 4 { // far on: search the rest
+			pos, k = pos+sortSearchF(p.first[pos+1:], t), 0
+			break
 		}
-		pos, k = pos-1, int(p.n[pos-1])
+		pos, k = pos+1, 0
 	}
-	return p.t[p.base(pos)+k-1] < t
+	b, n := p.base(pos), int(p.n[pos])
+	k += sortSearchF(p.t[b+k+1:b+n], t)
+	return p.splitAt(t, pos, k)
 }
 
 // splitAt is splitFrom once the step in force at t, (pos, k), is known.
@@ -327,25 +321,15 @@ func (p *blockProfile) reserve(from, to float64, procs int) {
 		p.resFrom = from
 	}
 	pa, ka := p.hitPos, p.hitK
-	if pa >= len(p.ord) || ka >= int(p.n[pa]) || p.t[p.base(pa)+ka] != from {
+	if pa >= len(p.ord) || ka >= int(p.n[pa]) {
+		pa, ka = p.split(from)
+	} else if at := p.t[p.base(pa)+ka]; at < from {
+		// A step before from: walk on from it.
+		pa, ka, _ = p.splitAfter(from, pa, ka)
+	} else if at > from {
 		pa, ka = p.split(from)
 	}
-	var pb, kb, halved int
-	if ep, ek := p.endPos, p.endK; p.firstAtOrAfter(to, ep, ek) {
-		if ep < len(p.ord) && p.t[p.base(ep)+ek] == to {
-			pb, kb, halved = ep, ek, -1
-		} else if ek > 0 {
-			pb, kb, halved = p.splitAt(to, ep, ek-1)
-		} else {
-			pb, kb, halved = p.splitAt(to, ep-1, int(p.n[ep-1])-1)
-		}
-	} else if ep := p.endPos; ep > 0 && ep <= len(p.ord) && p.first[ep-1] <= to && (ep == len(p.ord) || to < p.first[ep]) {
-		// The search skipped the block before endPos whole: to is in it.
-		b, n := p.base(ep-1), int(p.n[ep-1])
-		pb, kb, halved = p.splitAt(to, ep-1, max(0, sortSearchF(p.t[b:b+n], to)-1))
-	} else {
-		pb, kb, halved = p.splitFrom(to, pa)
-	}
+	pb, kb, halved := p.splitAfter(to, pa, ka)
 	if halved == pa && ka >= blkCap/2 { // from's step moved to the second half
 		pa, ka = pa+1, ka-blkCap/2
 	}
@@ -641,7 +625,6 @@ func (p *blockProfile) nextBlock(pos, k, procs int, end float64) (int, int, int)
 		fs := p.f[b : b+len(ts)]
 		for ; k < len(ts); k++ {
 			if ts[k] >= end {
-				p.endPos, p.endK = pos, k
 				return -1, 0, low
 			}
 			v := fs[k] + a
@@ -651,7 +634,6 @@ func (p *blockProfile) nextBlock(pos, k, procs int, end float64) (int, int, int)
 			low = min(low, v)
 		}
 	}
-	p.endPos, p.endK = pos, k // checked before use: a skipped block may hold the end
 	return -1, 0, low
 }
 
