@@ -87,6 +87,8 @@ type MCKP struct {
 	undom, undomStart []int32 // undominated options per class, weight ascending
 	active, actStart  []int32 // undominated options that survive the bound test
 	minW, minC, minL  []float64
+	cheapW            []float64 // per class: the weight of its cheapest undominated option
+	wide              bool      // some class's undominated options span more than half the capacity (reduce)
 	key               []float64 // per class: its cheapest deviation from the LP
 	span              []float64 // per class: the cost span of its active options (heavyFirst)
 	ord               []int32   // processing order: ord[q] is the q-th class added
@@ -177,14 +179,24 @@ func (s *MCKP) Solve(classes [][]Option, capacity float64) (choice []int, cost f
 	if !s.reduce(classes) {
 		return s.choice, 0, false
 	}
-	// Lightest options: infeasible if even they do not fit.
-	if w, _ := s.sumPick(classes, func(j int) int32 { return s.undom[s.undomStart[j]] }); w > capacity {
+	// Lightest options: infeasible if even they do not fit. Cheapest
+	// options: optimal if they fit (the last undominated option is the
+	// cheapest, lightest among the cheapest, lowest index among those).
+	// Both sums as sumPick's, from reduce's per-class values, so that the
+	// options are not read again.
+	var lw, cw, cc float64
+	for j := m - 1; j >= 0; j-- {
+		lw += s.minW[j]
+		cw += s.cheapW[j]
+		cc += s.minC[j]
+	}
+	if lw > capacity {
+		s.pickUndom(0)
 		return s.choice, 0, false
 	}
-	// Cheapest options: optimal if they fit (the last undominated option is
-	// the cheapest, lightest among the cheapest, lowest index among those).
-	if w, c := s.sumPick(classes, func(j int) int32 { return s.undom[s.undomStart[j+1]-1] }); w <= capacity {
-		return s.choice, c, true
+	if cw <= capacity {
+		s.pickUndom(1)
+		return s.choice, cc, true
 	}
 	s.relax(classes)
 	s.incumbent(classes)
@@ -198,7 +210,7 @@ func (s *MCKP) Solve(classes [][]Option, capacity float64) (choice []int, cost f
 	// incumbent found so far, when the first runs out of budget. Either
 	// order yields an optimal answer; they can differ only on ties within
 	// rounding (see above).
-	s.proven, s.heavy, s.lpBuilt = s.l0, s.giant(classes), false
+	s.proven, s.heavy, s.lpBuilt = s.l0, s.wide, false
 	if !s.heavy && !s.noEarly {
 		// The heavy-first order from the start proves most problems with
 		// fewer extensions. Its answer stands when the search met no near
@@ -232,16 +244,16 @@ func (s *MCKP) Solve(classes [][]Option, capacity float64) (choice []int, cost f
 	return s.settle(classes)
 }
 
-// giant reports whether some class's undominated options span more than
-// half the capacity in weight.
-func (s *MCKP) giant(classes [][]Option) bool {
-	for j, opts := range classes {
-		a, b := s.undomStart[j], s.undomStart[j+1]
-		if opts[s.undom[b-1]].Weight-opts[s.undom[a]].Weight > s.capacity/2 {
-			return true
+// pickUndom sets s.choice to every class's lightest (end 0) or cheapest
+// (end 1) undominated option.
+func (s *MCKP) pickUndom(end int32) {
+	for j := range s.choice {
+		if end == 0 {
+			s.choice[j] = int(s.undom[s.undomStart[j]])
+		} else {
+			s.choice[j] = int(s.undom[s.undomStart[j+1]-1])
 		}
 	}
-	return false
 }
 
 // rounds searches with a cost target a small gap above the LP bound
@@ -333,21 +345,27 @@ func (s *MCKP) sumPick(classes [][]Option, pick func(j int) int32) (w, c float64
 }
 
 // reduce fills undom with each class's undominated finite options sorted by
-// weight ascending (so cost strictly descending), and the per-class minimum
-// weight and cost. It reports false if a class has no finite option.
+// weight ascending (so cost strictly descending), the per-class minimum
+// weight and cost and the weight of the cheapest option, and s.wide:
+// whether some class's undominated options span more than half the
+// capacity in weight. It reports false if a class has no finite option.
 func (s *MCKP) reduce(classes [][]Option) bool {
 	m := len(classes)
 	s.undom = s.undom[:0]
 	s.undomStart = mckpResize(s.undomStart, m+1)
 	s.minW, s.minC = mckpResize(s.minW, m), mckpResize(s.minC, m)
+	s.cheapW = mckpResize(s.cheapW, m)
+	s.wide = false
+	half := s.capacity / 2
 	var absW float64
 	for j, opts := range classes {
 		s.undomStart[j] = int32(len(s.undom))
 		if maxW, ok := s.reduceSorted(opts); ok {
 			// Finite options in strictly ascending weight (DR's level
 			// tables): the sort below would leave them in place.
-			last := opts[s.undom[len(s.undom)-1]]
-			s.minW[j], s.minC[j] = opts[s.undom[s.undomStart[j]]].Weight, last.Cost
+			first, last := opts[s.undom[s.undomStart[j]]], opts[s.undom[len(s.undom)-1]]
+			s.minW[j], s.minC[j], s.cheapW[j] = first.Weight, last.Cost, last.Weight
+			s.wide = s.wide || last.Weight-first.Weight > half
 			absW += maxW
 			continue
 		}
@@ -373,8 +391,9 @@ func (s *MCKP) reduce(classes [][]Option) bool {
 			}
 		}
 		s.tmpIdx = idx
-		first, last := s.undom[s.undomStart[j]], s.undom[len(s.undom)-1]
-		s.minW[j], s.minC[j] = opts[first].Weight, opts[last].Cost
+		first, last := opts[s.undom[s.undomStart[j]]], opts[s.undom[len(s.undom)-1]]
+		s.minW[j], s.minC[j], s.cheapW[j] = first.Weight, last.Cost, last.Weight
+		s.wide = s.wide || last.Weight-first.Weight > half
 		absW += maxW
 	}
 	s.undomStart[m] = int32(len(s.undom))

@@ -92,8 +92,9 @@ func refAbsW(classes [][]Option, undom, start []int32) float64 {
 }
 
 // reduce (with its pass for classes already in ascending weight) keeps the
-// options refReduce keeps, with the minima and the weight slack of their
-// definitions, on reduceClasses' classes.
+// options refReduce keeps, with the minima, the cheapest options' weights,
+// wide (a class spanning more than half the capacity) and the weight slack
+// of their definitions, on reduceClasses' classes.
 func TestReduceMatchesDefinition(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 0))
 	var s MCKP
@@ -107,11 +108,16 @@ func TestReduceMatchesDefinition(t *testing.T) {
 			t.Fatalf("#%d: reduce(%v) = %v %v %v, want %v %v %v", it, classes, got, s.undom, s.undomStart, ok, undom, start)
 		}
 		if ok {
+			wide := false
 			for j, opts := range classes {
 				a, b := start[j], start[j+1]
-				if s.minW[j] != opts[undom[a]].Weight || s.minC[j] != opts[undom[b-1]].Cost {
-					t.Fatalf("#%d: class %d: minW %v minC %v", it, j, s.minW[j], s.minC[j])
+				if s.minW[j] != opts[undom[a]].Weight || s.minC[j] != opts[undom[b-1]].Cost || s.cheapW[j] != opts[undom[b-1]].Weight {
+					t.Fatalf("#%d: class %d: minW %v minC %v cheapW %v", it, j, s.minW[j], s.minC[j], s.cheapW[j])
 				}
+				wide = wide || opts[undom[b-1]].Weight-opts[undom[a]].Weight > s.capacity/2
+			}
+			if s.wide != wide {
+				t.Fatalf("#%d: %v capacity %v: wide %v, want %v", it, classes, s.capacity, s.wide, wide)
 			}
 			want := 4 * float64(m+2) * 0x1p-52 * (math.Abs(s.capacity) + refAbsW(classes, undom, start))
 			if math.Float64bits(s.slackW) != math.Float64bits(want) {
