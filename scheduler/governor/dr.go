@@ -235,7 +235,10 @@ func (g *DR) assign(c *scheduler.Control) bool {
 		return false
 	}
 	for i, j := range g.jobs {
-		if !j.fixed {
+		// A job already at its level is left alone: the engine would
+		// change nothing (SetLevel re-times only on a change), and
+		// neither would setLevel's record (it holds that level).
+		if !j.fixed && choice[i] != j.level {
 			g.setLevel(c, j.slot, choice[i])
 		}
 	}
