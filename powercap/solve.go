@@ -88,9 +88,11 @@ type MCKP struct {
 	active, actStart  []int32 // undominated options that survive the bound test
 	minW, minC, minL  []float64
 	cheapW            []float64 // per class: the weight of its cheapest undominated option
-	wide              bool      // some class's undominated options span more than half the capacity (reduce)
+	wide              int       // the first class of widest weight span among those spanning more than half the capacity, -1 if none (reduce; probe's giant)
+	minGap            []float64 // per class: the least weight step between consecutive options when they are in strictly ascending weight, else -Inf (fill)
 	key               []float64 // per class: its cheapest deviation from the LP
-	span              []float64 // per class: the cost span of its active options (heavyFirst)
+	span              []float64 // per class: the cost span of its active options (filter; heavyFirst, first)
+	actW, actC        []float64 // per class: its first (lightest) active option's weight and cost (filter; 0 when none)
 	ord               []int32   // processing order: ord[q] is the q-th class added
 	// Suffix sums over processing positions q..m-1: lightest, cheapest and
 	// Lagrangian minima, and the LP and incumbent choices.
@@ -124,6 +126,7 @@ type MCKP struct {
 	slackW, slackC   float64
 	capacity         float64
 	l0, sumW, target float64
+	sumL, absC       float64 // Σ min(c + λw) and Σ max |c| over the classes (incumbent, for prepare)
 	proven           float64 // a lower bound on the optimum: L0, or above a target that found nothing
 	heavy            bool    // order: the classes of widest cost span first (second search)
 	lpb              lpBound
@@ -210,7 +213,7 @@ func (s *MCKP) Solve(classes [][]Option, capacity float64) (choice []int, cost f
 	// incumbent found so far, when the first runs out of budget. Either
 	// order yields an optimal answer; they can differ only on ties within
 	// rounding (see above).
-	s.proven, s.heavy, s.lpBuilt = s.l0, s.wide, false
+	s.proven, s.heavy, s.lpBuilt = s.l0, s.wide >= 0, false
 	if !s.heavy && !s.noEarly {
 		// The heavy-first order from the start proves most problems with
 		// fewer extensions. Its answer stands when the search met no near
@@ -346,26 +349,29 @@ func (s *MCKP) sumPick(classes [][]Option, pick func(j int) int32) (w, c float64
 
 // reduce fills undom with each class's undominated finite options sorted by
 // weight ascending (so cost strictly descending), the per-class minimum
-// weight and cost and the weight of the cheapest option, and s.wide:
-// whether some class's undominated options span more than half the
-// capacity in weight. It reports false if a class has no finite option.
+// weight and cost, the weight of the cheapest option and the least weight
+// step (minGap), and s.wide: the first class whose undominated options
+// span the most weight, if that is more than half the capacity. It
+// reports false if a class has no finite option.
 func (s *MCKP) reduce(classes [][]Option) bool {
 	m := len(classes)
 	s.undom = s.undom[:0]
 	s.undomStart = mckpResize(s.undomStart, m+1)
 	s.minW, s.minC = mckpResize(s.minW, m), mckpResize(s.minC, m)
-	s.cheapW = mckpResize(s.cheapW, m)
-	s.wide = false
-	half := s.capacity / 2
+	s.cheapW, s.minGap = mckpResize(s.cheapW, m), mckpResize(s.minGap, m)
+	s.wide = -1
+	span := s.capacity / 2
 	var absW float64
 	for j, opts := range classes {
 		s.undomStart[j] = int32(len(s.undom))
-		if maxW, ok := s.reduceSorted(opts); ok {
+		if maxW, gap, ok := s.reduceSorted(opts); ok {
 			// Finite options in strictly ascending weight (DR's level
 			// tables): the sort below would leave them in place.
 			first, last := opts[s.undom[s.undomStart[j]]], opts[s.undom[len(s.undom)-1]]
-			s.minW[j], s.minC[j], s.cheapW[j] = first.Weight, last.Cost, last.Weight
-			s.wide = s.wide || last.Weight-first.Weight > half
+			s.minW[j], s.minC[j], s.cheapW[j], s.minGap[j] = first.Weight, last.Cost, last.Weight, gap
+			if sp := last.Weight - first.Weight; sp > span {
+				s.wide, span = j, sp
+			}
 			absW += maxW
 			continue
 		}
@@ -392,8 +398,10 @@ func (s *MCKP) reduce(classes [][]Option) bool {
 		}
 		s.tmpIdx = idx
 		first, last := opts[s.undom[s.undomStart[j]]], opts[s.undom[len(s.undom)-1]]
-		s.minW[j], s.minC[j], s.cheapW[j] = first.Weight, last.Cost, last.Weight
-		s.wide = s.wide || last.Weight-first.Weight > half
+		s.minW[j], s.minC[j], s.cheapW[j], s.minGap[j] = first.Weight, last.Cost, last.Weight, math.Inf(-1)
+		if sp := last.Weight - first.Weight; sp > span {
+			s.wide, span = j, sp
+		}
 		absW += maxW
 	}
 	s.undomStart[m] = int32(len(s.undom))
@@ -404,18 +412,21 @@ func (s *MCKP) reduce(classes [][]Option) bool {
 // reduceSorted is reduce's pass over a class whose options are finite
 // and in strictly ascending weight, so that sorting them by (weight, cost,
 // index) leaves them in place: it appends the undominated ones to s.undom
-// and returns the largest |weight| among them. It reports false, having
-// appended some, at the first option that breaks the premise (and for an
-// empty class).
-func (s *MCKP) reduceSorted(opts []Option) (maxW float64, ok bool) {
+// and returns the largest |weight| among them and the least weight step
+// between consecutive options (+Inf for one option). It reports false,
+// having appended some, at the first option that breaks the premise (and
+// for an empty class).
+func (s *MCKP) reduceSorted(opts []Option) (maxW, gap float64, ok bool) {
 	lastC, prevW := math.Inf(1), math.Inf(-1)
 	u := s.undom // a local: the appends would make the compiler reload it
 	first := len(u)
+	gap = math.Inf(1)
 	for k, o := range opts {
 		if !isFiniteF(o.Weight) || !isFiniteF(o.Cost) || !(o.Weight > prevW) {
 			s.undom = u
-			return 0, false
+			return 0, 0, false
 		}
+		gap = min(gap, o.Weight-prevW) // +Inf at the first option
 		prevW = o.Weight
 		if o.Cost < lastC {
 			u = append(u, int32(k))
@@ -424,10 +435,10 @@ func (s *MCKP) reduceSorted(opts []Option) (maxW float64, ok bool) {
 	}
 	s.undom = u
 	if len(u) == first {
-		return 0, false // an empty class
+		return 0, 0, false // an empty class
 	}
 	// Weights ascending: the largest |weight| is at an end.
-	return max(math.Abs(opts[u[first]].Weight), math.Abs(opts[u[len(u)-1]].Weight)), true
+	return max(math.Abs(opts[u[first]].Weight), math.Abs(opts[u[len(u)-1]].Weight)), gap, true
 }
 
 // mckpSortByWeight sorts option indices by (weight, cost, index) ascending with

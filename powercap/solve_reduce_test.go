@@ -77,6 +77,22 @@ func reduceClasses(r *rand.Rand, it int) [][]Option {
 	return classes
 }
 
+// refMinGap is reduce's minGap: the least difference between consecutive
+// options' weights when all are finite and in strictly ascending weight
+// (+Inf for one option), else -Inf (fill never passes such a class over).
+func refMinGap(opts []Option) float64 {
+	g := math.Inf(1)
+	for k, o := range opts {
+		if !isFiniteF(o.Weight) || !isFiniteF(o.Cost) || k > 0 && !(o.Weight > opts[k-1].Weight) {
+			return math.Inf(-1)
+		}
+		if k > 0 {
+			g = min(g, o.Weight-opts[k-1].Weight)
+		}
+	}
+	return g
+}
+
 // refAbsW is the sum over classes of the largest |weight| among their
 // undominated options (reduce's term of the weight slack).
 func refAbsW(classes [][]Option, undom, start []int32) float64 {
@@ -93,8 +109,9 @@ func refAbsW(classes [][]Option, undom, start []int32) float64 {
 
 // reduce (with its pass for classes already in ascending weight) keeps the
 // options refReduce keeps, with the minima, the cheapest options' weights,
-// wide (a class spanning more than half the capacity) and the weight slack
-// of their definitions, on reduceClasses' classes.
+// the least weight steps, wide (the first class of widest span, if more
+// than half the capacity: probe's giant) and the weight slack of their
+// definitions, on reduceClasses' classes.
 func TestReduceMatchesDefinition(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 0))
 	var s MCKP
@@ -108,13 +125,18 @@ func TestReduceMatchesDefinition(t *testing.T) {
 			t.Fatalf("#%d: reduce(%v) = %v %v %v, want %v %v %v", it, classes, got, s.undom, s.undomStart, ok, undom, start)
 		}
 		if ok {
-			wide := false
+			wide, span := -1, s.capacity/2
 			for j, opts := range classes {
 				a, b := start[j], start[j+1]
 				if s.minW[j] != opts[undom[a]].Weight || s.minC[j] != opts[undom[b-1]].Cost || s.cheapW[j] != opts[undom[b-1]].Weight {
 					t.Fatalf("#%d: class %d: minW %v minC %v cheapW %v", it, j, s.minW[j], s.minC[j], s.cheapW[j])
 				}
-				wide = wide || opts[undom[b-1]].Weight-opts[undom[a]].Weight > s.capacity/2
+				if sp := opts[undom[b-1]].Weight - opts[undom[a]].Weight; sp > span {
+					wide, span = j, sp
+				}
+				if g := refMinGap(opts); math.Float64bits(s.minGap[j]) != math.Float64bits(g) {
+					t.Fatalf("#%d: class %d %v: minGap %v, want %v", it, j, opts, s.minGap[j], g)
+				}
 			}
 			if s.wide != wide {
 				t.Fatalf("#%d: %v capacity %v: wide %v, want %v", it, classes, s.capacity, s.wide, wide)
@@ -127,9 +149,10 @@ func TestReduceMatchesDefinition(t *testing.T) {
 	}
 }
 
-// prepare's Lagrangian minima, L0 and cost slack are those of their
-// definitions (minima and largest |cost| over every undominated option),
-// bit for bit, on reduceClasses' classes.
+// The Lagrangian minima (incumbent's first pass), L0 and cost slack
+// (prepare) are those of their definitions (minima and largest |cost| over
+// every undominated option), bit for bit, on reduceClasses' classes, for
+// any λ and incumbent cost.
 func TestPrepareMatchesDefinition(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 1))
 	var s MCKP
@@ -147,7 +170,10 @@ func TestPrepareMatchesDefinition(t *testing.T) {
 		if !s.reduce(classes) {
 			continue
 		}
-		s.lambda, s.best = r.Float64()*3, float64(r.IntN(40)-20)
+		s.relax(classes)
+		s.lambda = r.Float64() * 3
+		s.incumbent(classes)
+		s.best = float64(r.IntN(40) - 20)
 		s.prepare(classes)
 		var absC, sumL float64
 		for j, opts := range classes {
@@ -167,5 +193,43 @@ func TestPrepareMatchesDefinition(t *testing.T) {
 		if math.Float64bits(s.l0) != math.Float64bits(l0) || math.Float64bits(s.slackC) != math.Float64bits(slackC) {
 			t.Fatalf("#%d: %v: L0 %v slackC %v, want %v %v", it, classes, s.l0, s.slackC, l0, slackC)
 		}
+	}
+}
+
+// filter's per-class records of the active options (their cost span, the
+// first one's weight and cost) are those of their definitions, bit for
+// bit, on reduceClasses' classes, for any λ and limit.
+func TestFilterRecordsMatchDefinition(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 2))
+	var s MCKP
+	wide := 0
+	for it := range 20000 {
+		classes := reduceClasses(r, it)
+		s.capacity = float64(r.IntN(50) - 10)
+		if !s.reduce(classes) {
+			continue
+		}
+		s.relax(classes)
+		s.lambda = r.Float64() * 3
+		s.incumbent(classes)
+		s.prepare(classes)
+		s.filter(classes, s.l0+float64(r.IntN(30)))
+		for j, opts := range classes {
+			act := s.active[s.actStart[j]:s.actStart[j+1]]
+			span, w, c := 0.0, 0.0, 0.0
+			if len(act) >= 2 {
+				span = opts[act[0]].Cost - opts[act[len(act)-1]].Cost
+				wide++
+			}
+			if len(act) > 0 {
+				w, c = opts[act[0]].Weight, opts[act[0]].Cost
+			}
+			if math.Float64bits(s.span[j]) != math.Float64bits(span) || math.Float64bits(s.actW[j]) != math.Float64bits(w) || math.Float64bits(s.actC[j]) != math.Float64bits(c) {
+				t.Fatalf("#%d: class %d %v active %v: span %v first %v %v, want %v %v %v", it, j, opts, act, s.span[j], s.actW[j], s.actC[j], span, w, c)
+			}
+		}
+	}
+	if wide == 0 {
+		t.Error("no class kept two active options: the instances do not exercise the span")
 	}
 }
