@@ -70,6 +70,7 @@ type DR struct {
 	seen    []drSeen // per engine slot: what quick knows of the run in it
 	inc     drInc    // quick's running sums, kept up to date from the list's changes
 	plain   bool     // tests: no memo, no per-run records, no hint (the caches' reference)
+	unfit   bool     // the next solve's jobs are known not to fit at their least-energy levels (Adjust)
 	skips   int      // Adjusts that the memo answered without a scan (tests)
 	follows int      // quick answers that follow found without a scan (tests)
 	expired int      // runs follow found past their estimate, at their least-power level (tests)
@@ -160,6 +161,10 @@ func (g *DR) Adjust(c *scheduler.Control) {
 		return
 	}
 	g.collect(c)
+	// Here the jobs at their least-energy levels do not fit: quick said so
+	// just now, or the memo that it still would (the same steady jobs, the
+	// same limit). solve need not check again.
+	g.unfit = !g.plain
 	if g.assign(c) {
 		g.remember(c, false)
 		return
@@ -230,6 +235,9 @@ func (g *DR) collect(c *scheduler.Control) {
 // applies it; it reports false (changing nothing) when no choice fits.
 func (g *DR) assign(c *scheduler.Control) bool {
 	g.inc.atK = false
+	if g.unfit && c.Checking() && g.leastEnergy(c.Levels, c.Limit()-c.IdlePower()) {
+		c.Violate("dr: the running jobs fit at their least-energy levels, which quick said they did not")
+	}
 	choice, ok := g.solve(c.Levels, c.Limit()-c.IdlePower())
 	if !ok {
 		return false
@@ -252,18 +260,11 @@ func (g *DR) solve(levels func(app int) []powercap.Level, capacity float64) (cho
 	g.Solves++
 	// The problem is separable but for the power constraint: if every job at
 	// its own least-energy level fits, that is the optimum (with MCKP's tie
-	// rule: least energy, then least power, then lowest level).
-	g.choice = g.choice[:0]
-	w := 0.0
-	for _, j := range g.jobs {
-		k := j.level
-		if !j.fixed {
-			k = g.levelFor(levels, j.app, j.rem)
-		}
-		g.choice = append(g.choice, k)
-		w += j.weight() * levels(j.app)[k].Power
-	}
-	if w <= capacity {
+	// rule: least energy, then least power, then lowest level). Adjust knows
+	// when they do not (unfit).
+	unfit := g.unfit
+	g.unfit = false
+	if !unfit && g.leastEnergy(levels, capacity) {
 		return g.choice, true
 	}
 	// The options, one class per job (only its level when fixed), and the
@@ -303,6 +304,23 @@ func (g *DR) solve(levels func(app int) []powercap.Level, capacity float64) (cho
 		}
 	}
 	return choice, ok
+}
+
+// leastEnergy sets g.choice to every job's least-energy level (its level
+// when fixed) and reports whether their total power, summed in the
+// running list's order as quick's scan sums it, fits capacity.
+func (g *DR) leastEnergy(levels func(app int) []powercap.Level, capacity float64) bool {
+	g.choice = g.choice[:0]
+	w := 0.0
+	for _, j := range g.jobs {
+		k := j.level
+		if !j.fixed {
+			k = g.levelFor(levels, j.app, j.rem)
+		}
+		g.choice = append(g.choice, k)
+		w += j.weight() * levels(j.app)[k].Power
+	}
+	return w <= capacity
 }
 
 // levelFor returns the least-energy level of non-fixed job j (the
