@@ -426,7 +426,9 @@ func (s *MCKP) reduceSorted(opts []Option) (maxW, gap float64, ok bool) {
 			s.undom = u
 			return 0, 0, false
 		}
-		gap = min(gap, o.Weight-prevW) // +Inf at the first option
+		if d := o.Weight - prevW; d < gap {
+			gap = d // d > 0 here (+Inf at the first option): min's NaN and zero rules never apply
+		}
 		prevW = o.Weight
 		if o.Cost < lastC {
 			u = append(u, int32(k))
