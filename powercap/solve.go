@@ -360,6 +360,8 @@ func (s *MCKP) reduce(classes [][]Option) bool {
 	s.minW, s.minC = mckpResize(s.minW, m), mckpResize(s.minC, m)
 	s.cheapW, s.minGap = mckpResize(s.cheapW, m), mckpResize(s.minGap, m)
 	s.wide = -1
+	s.incs, s.hull = s.incs[:0], s.hull[:0]
+	s.hullStart = mckpResize(s.hullStart, m+1)
 	span := s.capacity / 2
 	var absW float64
 	for j, opts := range classes {
@@ -373,6 +375,7 @@ func (s *MCKP) reduce(classes [][]Option) bool {
 				s.wide, span = j, sp
 			}
 			absW += maxW
+			s.hullOf(j, opts)
 			continue
 		}
 		s.undom = s.undom[:s.undomStart[j]]
@@ -403,8 +406,10 @@ func (s *MCKP) reduce(classes [][]Option) bool {
 			s.wide, span = j, sp
 		}
 		absW += maxW
+		s.hullOf(j, opts)
 	}
 	s.undomStart[m] = int32(len(s.undom))
+	s.hullStart[m] = int32(len(s.hull))
 	s.slackW = 4 * float64(m+2) * 0x1p-52 * (math.Abs(s.capacity) + absW)
 	return true
 }
@@ -467,27 +472,31 @@ func mckpSortByWeight(idx []int32, opts []Option) {
 }
 
 // relax solves the LP relaxation by the greedy rule and sets s.lambda to
-// its critical efficiency (the capacity's Lagrange multiplier). It keeps
-// every class's hull in s.hull for incumbent, probe and lpBound.build.
+// its critical efficiency (the capacity's Lagrange multiplier), over the
+// hull increments reduce left in s.incs (it reorders them). Every class's
+// hull stays in s.hull for incumbent, probe and lpBound.build.
 func (s *MCKP) relax(classes [][]Option) {
-	s.incs = s.incs[:0]
-	s.hull = s.hull[:0]
-	s.hullStart = mckpResize(s.hullStart, len(classes)+1)
 	free := s.capacity
-	for j, opts := range classes {
+	for j := range classes {
 		free -= s.minW[j]
-		h := mckpHull(s.undom[s.undomStart[j]:s.undomStart[j+1]], opts, s.tmpIdx[:0])
-		for i := 1; i < len(h); i++ {
-			a, b := opts[h[i-1]], opts[h[i]]
-			dw := b.Weight - a.Weight
-			s.incs = append(s.incs, mckpInc{eff: (a.Cost - b.Cost) / dw, dw: dw})
-		}
-		s.tmpIdx = h
-		s.hullStart[j] = int32(len(s.hull))
-		s.hull = append(s.hull, h...)
 	}
-	s.hullStart[len(classes)] = int32(len(s.hull))
 	s.lambda = criticalEfficiency(s.incs, free)
+}
+
+// hullOf appends class j's lower convex hull of its undominated options
+// to s.hull (from s.hullStart[j]) and its increments, class by class, to
+// s.incs. reduce calls it on each class as soon as its undominated options
+// are known, while they are in the cache.
+func (s *MCKP) hullOf(j int, opts []Option) {
+	h := mckpHull(s.undom[s.undomStart[j]:len(s.undom)], opts, s.tmpIdx[:0])
+	for i := 1; i < len(h); i++ {
+		a, b := opts[h[i-1]], opts[h[i]]
+		dw := b.Weight - a.Weight
+		s.incs = append(s.incs, mckpInc{eff: (a.Cost - b.Cost) / dw, dw: dw})
+	}
+	s.tmpIdx = h
+	s.hullStart[j] = int32(len(s.hull))
+	s.hull = append(s.hull, h...)
 }
 
 // criticalEfficiency returns the efficiency of the increment that does not

@@ -110,8 +110,9 @@ func refAbsW(classes [][]Option, undom, start []int32) float64 {
 // reduce (with its pass for classes already in ascending weight) keeps the
 // options refReduce keeps, with the minima, the cheapest options' weights,
 // the least weight steps, wide (the first class of widest span, if more
-// than half the capacity: probe's giant) and the weight slack of their
-// definitions, on reduceClasses' classes.
+// than half the capacity: probe's giant), the hulls and their increments
+// (for relax) and the weight slack of their definitions, on
+// reduceClasses' classes.
 func TestReduceMatchesDefinition(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 0))
 	var s MCKP
@@ -140,6 +141,25 @@ func TestReduceMatchesDefinition(t *testing.T) {
 			}
 			if s.wide != wide {
 				t.Fatalf("#%d: %v capacity %v: wide %v, want %v", it, classes, s.capacity, s.wide, wide)
+			}
+			// The hulls and their increments, class by class, as relax
+			// built them from the undominated options.
+			var hull, hullStart []int32
+			var incs []mckpInc
+			for j, opts := range classes {
+				h := mckpHull(undom[start[j]:start[j+1]], opts, nil)
+				for i := 1; i < len(h); i++ {
+					a, b := opts[h[i-1]], opts[h[i]]
+					incs = append(incs, mckpInc{eff: (a.Cost - b.Cost) / (b.Weight - a.Weight), dw: b.Weight - a.Weight})
+				}
+				hullStart = append(hullStart, int32(len(hull)))
+				hull = append(hull, h...)
+			}
+			hullStart = append(hullStart, int32(len(hull)))
+			if !slices.Equal(s.hull, hull) || !slices.Equal(s.hullStart, hullStart) || !slices.EqualFunc(s.incs, incs, func(a, b mckpInc) bool {
+				return math.Float64bits(a.eff) == math.Float64bits(b.eff) && math.Float64bits(a.dw) == math.Float64bits(b.dw)
+			}) {
+				t.Fatalf("#%d: %v: hulls %v %v increments %v, want %v %v %v", it, classes, s.hull, s.hullStart, s.incs, hull, hullStart, incs)
 			}
 			want := 4 * float64(m+2) * 0x1p-52 * (math.Abs(s.capacity) + refAbsW(classes, undom, start))
 			if math.Float64bits(s.slackW) != math.Float64bits(want) {

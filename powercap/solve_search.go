@@ -167,7 +167,6 @@ func (s *MCKP) filter(classes [][]Option, limit float64) {
 	for j, opts := range classes {
 		s.actStart[j] = int32(len(s.active))
 		others, minL, key := s.sumW-s.minW[j], s.minL[j], math.Inf(1)
-		n, firstW, firstC, lastC := 0, 0.0, 0.0, 0.0
 		for _, k := range s.undom[s.undomStart[j]:s.undomStart[j+1]] {
 			o := opts[k]
 			if o.Weight+others > limW {
@@ -175,19 +174,20 @@ func (s *MCKP) filter(classes [][]Option, limit float64) {
 			}
 			if rc := o.Cost + lam*o.Weight - minL; rc <= gap {
 				s.active = append(s.active, k)
-				if n == 0 {
-					firstW, firstC = o.Weight, o.Cost
-				}
-				n, lastC = n+1, o.Cost
 				if rc > 0 {
 					key = min(key, rc)
 				}
 			}
 		}
 		s.key[j] = key
-		s.actW[j], s.actC[j], s.span[j] = firstW, firstC, 0
-		if n >= 2 {
-			s.span[j] = firstC - lastC
+		// The class's options were just read: in the cache.
+		s.actW[j], s.actC[j], s.span[j] = 0, 0, 0
+		if a, b := s.actStart[j], len(s.active); int(a) < b {
+			first := opts[s.active[a]]
+			s.actW[j], s.actC[j] = first.Weight, first.Cost
+			if b-int(a) >= 2 {
+				s.span[j] = first.Cost - opts[s.active[b-1]].Cost
+			}
 		}
 	}
 	s.actStart[m] = int32(len(s.active))
