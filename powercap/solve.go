@@ -87,8 +87,12 @@ type MCKP struct {
 	undom, undomStart []int32 // undominated options per class, weight ascending
 	active, actStart  []int32 // undominated options that survive the bound test
 	minW, minC, minL  []float64
+	cheapW            []float64 // per class: the weight of its cheapest undominated option
+	wide              int       // the first class of widest weight span among those spanning more than half the capacity, -1 if none (reduce; probe's giant)
+	minGap            []float64 // per class: the least weight step between consecutive options when they are in strictly ascending weight, else -Inf (fill)
 	key               []float64 // per class: its cheapest deviation from the LP
-	span              []float64 // per class: the cost span of its active options (heavyFirst)
+	span              []float64 // per class: the cost span of its active options (filter; heavyFirst, first)
+	actW, actC        []float64 // per class: its first (lightest) active option's weight and cost (filter; 0 when none)
 	ord               []int32   // processing order: ord[q] is the q-th class added
 	// Suffix sums over processing positions q..m-1: lightest, cheapest and
 	// Lagrangian minima, and the LP and incumbent choices.
@@ -122,6 +126,7 @@ type MCKP struct {
 	slackW, slackC   float64
 	capacity         float64
 	l0, sumW, target float64
+	sumL, absC       float64 // Σ min(c + λw) and Σ max |c| over the classes (incumbent, for prepare)
 	proven           float64 // a lower bound on the optimum: L0, or above a target that found nothing
 	heavy            bool    // order: the classes of widest cost span first (second search)
 	lpb              lpBound
@@ -177,14 +182,24 @@ func (s *MCKP) Solve(classes [][]Option, capacity float64) (choice []int, cost f
 	if !s.reduce(classes) {
 		return s.choice, 0, false
 	}
-	// Lightest options: infeasible if even they do not fit.
-	if w, _ := s.sumPick(classes, func(j int) int32 { return s.undom[s.undomStart[j]] }); w > capacity {
+	// Lightest options: infeasible if even they do not fit. Cheapest
+	// options: optimal if they fit (the last undominated option is the
+	// cheapest, lightest among the cheapest, lowest index among those).
+	// Both sums as sumPick's, from reduce's per-class values, so that the
+	// options are not read again.
+	var lw, cw, cc float64
+	for j := m - 1; j >= 0; j-- {
+		lw += s.minW[j]
+		cw += s.cheapW[j]
+		cc += s.minC[j]
+	}
+	if lw > capacity {
+		s.pickUndom(0)
 		return s.choice, 0, false
 	}
-	// Cheapest options: optimal if they fit (the last undominated option is
-	// the cheapest, lightest among the cheapest, lowest index among those).
-	if w, c := s.sumPick(classes, func(j int) int32 { return s.undom[s.undomStart[j+1]-1] }); w <= capacity {
-		return s.choice, c, true
+	if cw <= capacity {
+		s.pickUndom(1)
+		return s.choice, cc, true
 	}
 	s.relax(classes)
 	s.incumbent(classes)
@@ -198,7 +213,7 @@ func (s *MCKP) Solve(classes [][]Option, capacity float64) (choice []int, cost f
 	// incumbent found so far, when the first runs out of budget. Either
 	// order yields an optimal answer; they can differ only on ties within
 	// rounding (see above).
-	s.proven, s.heavy, s.lpBuilt = s.l0, s.giant(classes), false
+	s.proven, s.heavy, s.lpBuilt = s.l0, s.wide >= 0, false
 	if !s.heavy && !s.noEarly {
 		// The heavy-first order from the start proves most problems with
 		// fewer extensions. Its answer stands when the search met no near
@@ -232,16 +247,16 @@ func (s *MCKP) Solve(classes [][]Option, capacity float64) (choice []int, cost f
 	return s.settle(classes)
 }
 
-// giant reports whether some class's undominated options span more than
-// half the capacity in weight.
-func (s *MCKP) giant(classes [][]Option) bool {
-	for j, opts := range classes {
-		a, b := s.undomStart[j], s.undomStart[j+1]
-		if opts[s.undom[b-1]].Weight-opts[s.undom[a]].Weight > s.capacity/2 {
-			return true
+// pickUndom sets s.choice to every class's lightest (end 0) or cheapest
+// (end 1) undominated option.
+func (s *MCKP) pickUndom(end int32) {
+	for j := range s.choice {
+		if end == 0 {
+			s.choice[j] = int(s.undom[s.undomStart[j]])
+		} else {
+			s.choice[j] = int(s.undom[s.undomStart[j+1]-1])
 		}
 	}
-	return false
 }
 
 // rounds searches with a cost target a small gap above the LP bound
@@ -333,22 +348,34 @@ func (s *MCKP) sumPick(classes [][]Option, pick func(j int) int32) (w, c float64
 }
 
 // reduce fills undom with each class's undominated finite options sorted by
-// weight ascending (so cost strictly descending), and the per-class minimum
-// weight and cost. It reports false if a class has no finite option.
+// weight ascending (so cost strictly descending), the per-class minimum
+// weight and cost, the weight of the cheapest option and the least weight
+// step (minGap), and s.wide: the first class whose undominated options
+// span the most weight, if that is more than half the capacity. It
+// reports false if a class has no finite option.
 func (s *MCKP) reduce(classes [][]Option) bool {
 	m := len(classes)
 	s.undom = s.undom[:0]
 	s.undomStart = mckpResize(s.undomStart, m+1)
 	s.minW, s.minC = mckpResize(s.minW, m), mckpResize(s.minC, m)
+	s.cheapW, s.minGap = mckpResize(s.cheapW, m), mckpResize(s.minGap, m)
+	s.wide = -1
+	s.incs, s.hull = s.incs[:0], s.hull[:0]
+	s.hullStart = mckpResize(s.hullStart, m+1)
+	span := s.capacity / 2
 	var absW float64
 	for j, opts := range classes {
 		s.undomStart[j] = int32(len(s.undom))
-		if maxW, ok := s.reduceSorted(opts); ok {
+		if maxW, gap, ok := s.reduceSorted(opts); ok {
 			// Finite options in strictly ascending weight (DR's level
 			// tables): the sort below would leave them in place.
-			last := opts[s.undom[len(s.undom)-1]]
-			s.minW[j], s.minC[j] = opts[s.undom[s.undomStart[j]]].Weight, last.Cost
+			first, last := opts[s.undom[s.undomStart[j]]], opts[s.undom[len(s.undom)-1]]
+			s.minW[j], s.minC[j], s.cheapW[j], s.minGap[j] = first.Weight, last.Cost, last.Weight, gap
+			if sp := last.Weight - first.Weight; sp > span {
+				s.wide, span = j, sp
+			}
 			absW += maxW
+			s.hullOf(j, opts)
 			continue
 		}
 		s.undom = s.undom[:s.undomStart[j]]
@@ -373,11 +400,16 @@ func (s *MCKP) reduce(classes [][]Option) bool {
 			}
 		}
 		s.tmpIdx = idx
-		first, last := s.undom[s.undomStart[j]], s.undom[len(s.undom)-1]
-		s.minW[j], s.minC[j] = opts[first].Weight, opts[last].Cost
+		first, last := opts[s.undom[s.undomStart[j]]], opts[s.undom[len(s.undom)-1]]
+		s.minW[j], s.minC[j], s.cheapW[j], s.minGap[j] = first.Weight, last.Cost, last.Weight, math.Inf(-1)
+		if sp := last.Weight - first.Weight; sp > span {
+			s.wide, span = j, sp
+		}
 		absW += maxW
+		s.hullOf(j, opts)
 	}
 	s.undomStart[m] = int32(len(s.undom))
+	s.hullStart[m] = int32(len(s.hull))
 	s.slackW = 4 * float64(m+2) * 0x1p-52 * (math.Abs(s.capacity) + absW)
 	return true
 }
@@ -385,17 +417,22 @@ func (s *MCKP) reduce(classes [][]Option) bool {
 // reduceSorted is reduce's pass over a class whose options are finite
 // and in strictly ascending weight, so that sorting them by (weight, cost,
 // index) leaves them in place: it appends the undominated ones to s.undom
-// and returns the largest |weight| among them. It reports false, having
-// appended some, at the first option that breaks the premise (and for an
-// empty class).
-func (s *MCKP) reduceSorted(opts []Option) (maxW float64, ok bool) {
+// and returns the largest |weight| among them and the least weight step
+// between consecutive options (+Inf for one option). It reports false,
+// having appended some, at the first option that breaks the premise (and
+// for an empty class).
+func (s *MCKP) reduceSorted(opts []Option) (maxW, gap float64, ok bool) {
 	lastC, prevW := math.Inf(1), math.Inf(-1)
 	u := s.undom // a local: the appends would make the compiler reload it
 	first := len(u)
+	gap = math.Inf(1)
 	for k, o := range opts {
 		if !isFiniteF(o.Weight) || !isFiniteF(o.Cost) || !(o.Weight > prevW) {
 			s.undom = u
-			return 0, false
+			return 0, 0, false
+		}
+		if d := o.Weight - prevW; d < gap {
+			gap = d // d > 0 here (+Inf at the first option): min's NaN and zero rules never apply
 		}
 		prevW = o.Weight
 		if o.Cost < lastC {
@@ -405,10 +442,10 @@ func (s *MCKP) reduceSorted(opts []Option) (maxW float64, ok bool) {
 	}
 	s.undom = u
 	if len(u) == first {
-		return 0, false // an empty class
+		return 0, 0, false // an empty class
 	}
 	// Weights ascending: the largest |weight| is at an end.
-	return max(math.Abs(opts[u[first]].Weight), math.Abs(opts[u[len(u)-1]].Weight)), true
+	return max(math.Abs(opts[u[first]].Weight), math.Abs(opts[u[len(u)-1]].Weight)), gap, true
 }
 
 // mckpSortByWeight sorts option indices by (weight, cost, index) ascending with
@@ -435,27 +472,31 @@ func mckpSortByWeight(idx []int32, opts []Option) {
 }
 
 // relax solves the LP relaxation by the greedy rule and sets s.lambda to
-// its critical efficiency (the capacity's Lagrange multiplier). It keeps
-// every class's hull in s.hull for incumbent, probe and lpBound.build.
+// its critical efficiency (the capacity's Lagrange multiplier), over the
+// hull increments reduce left in s.incs (it reorders them). Every class's
+// hull stays in s.hull for incumbent, probe and lpBound.build.
 func (s *MCKP) relax(classes [][]Option) {
-	s.incs = s.incs[:0]
-	s.hull = s.hull[:0]
-	s.hullStart = mckpResize(s.hullStart, len(classes)+1)
 	free := s.capacity
-	for j, opts := range classes {
+	for j := range classes {
 		free -= s.minW[j]
-		h := mckpHull(s.undom[s.undomStart[j]:s.undomStart[j+1]], opts, s.tmpIdx[:0])
-		for i := 1; i < len(h); i++ {
-			a, b := opts[h[i-1]], opts[h[i]]
-			dw := b.Weight - a.Weight
-			s.incs = append(s.incs, mckpInc{eff: (a.Cost - b.Cost) / dw, dw: dw})
-		}
-		s.tmpIdx = h
-		s.hullStart[j] = int32(len(s.hull))
-		s.hull = append(s.hull, h...)
 	}
-	s.hullStart[len(classes)] = int32(len(s.hull))
 	s.lambda = criticalEfficiency(s.incs, free)
+}
+
+// hullOf appends class j's lower convex hull of its undominated options
+// to s.hull (from s.hullStart[j]) and its increments, class by class, to
+// s.incs. reduce calls it on each class as soon as its undominated options
+// are known, while they are in the cache.
+func (s *MCKP) hullOf(j int, opts []Option) {
+	h := mckpHull(s.undom[s.undomStart[j]:len(s.undom)], opts, s.tmpIdx[:0])
+	for i := 1; i < len(h); i++ {
+		a, b := opts[h[i-1]], opts[h[i]]
+		dw := b.Weight - a.Weight
+		s.incs = append(s.incs, mckpInc{eff: (a.Cost - b.Cost) / dw, dw: dw})
+	}
+	s.tmpIdx = h
+	s.hullStart[j] = int32(len(s.hull))
+	s.hull = append(s.hull, h...)
 }
 
 // criticalEfficiency returns the efficiency of the increment that does not

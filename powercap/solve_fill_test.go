@@ -33,10 +33,12 @@ func fillRef(s *MCKP, classes [][]Option, free float64) {
 // fill makes the moves of fillRef, from any starting choice (dominated
 // options included, as a hint may name) and any residual capacity, on
 // classes with fractional and integer weights (equal extra weights, exact
-// fits), in ascending weight or shuffled.
+// fits), in ascending weight or shuffled; classes whose least weight step
+// exceeds the capacity left are passed over.
 func TestFillMatchesDefinition(t *testing.T) {
 	r := rand.New(rand.NewPCG(18, 5))
 	var s, ref MCKP
+	passed := 0 // classes fill passes over (free below their least weight step)
 	for it := range 20000 {
 		classes := make([][]Option, 1+r.IntN(8))
 		for j := range classes {
@@ -67,10 +69,18 @@ func TestFillMatchesDefinition(t *testing.T) {
 		if it%7 == 0 {
 			free = math.Round(free)
 		}
+		for _, g := range s.minGap {
+			if free < g {
+				passed++
+			}
+		}
 		s.fill(classes, free)
 		fillRef(&ref, classes, free)
 		if !slices.Equal(s.inc, ref.inc) || math.Float64bits(s.best) != math.Float64bits(ref.best) {
 			t.Fatalf("#%d: %v free %v: fill %v best %v, definition %v best %v", it, classes, free, s.inc, s.best, ref.inc, ref.best)
 		}
+	}
+	if passed == 0 {
+		t.Error("no class was passed over by its least weight step: the instances do not exercise it")
 	}
 }

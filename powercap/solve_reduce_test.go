@@ -77,6 +77,22 @@ func reduceClasses(r *rand.Rand, it int) [][]Option {
 	return classes
 }
 
+// refMinGap is reduce's minGap: the least difference between consecutive
+// options' weights when all are finite and in strictly ascending weight
+// (+Inf for one option), else -Inf (fill never passes such a class over).
+func refMinGap(opts []Option) float64 {
+	g := math.Inf(1)
+	for k, o := range opts {
+		if !isFiniteF(o.Weight) || !isFiniteF(o.Cost) || k > 0 && !(o.Weight > opts[k-1].Weight) {
+			return math.Inf(-1)
+		}
+		if k > 0 {
+			g = min(g, o.Weight-opts[k-1].Weight)
+		}
+	}
+	return g
+}
+
 // refAbsW is the sum over classes of the largest |weight| among their
 // undominated options (reduce's term of the weight slack).
 func refAbsW(classes [][]Option, undom, start []int32) float64 {
@@ -92,8 +108,11 @@ func refAbsW(classes [][]Option, undom, start []int32) float64 {
 }
 
 // reduce (with its pass for classes already in ascending weight) keeps the
-// options refReduce keeps, with the minima and the weight slack of their
-// definitions, on reduceClasses' classes.
+// options refReduce keeps, with the minima, the cheapest options' weights,
+// the least weight steps, wide (the first class of widest span, if more
+// than half the capacity: probe's giant), the hulls and their increments
+// (for relax) and the weight slack of their definitions, on
+// reduceClasses' classes.
 func TestReduceMatchesDefinition(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 0))
 	var s MCKP
@@ -107,11 +126,40 @@ func TestReduceMatchesDefinition(t *testing.T) {
 			t.Fatalf("#%d: reduce(%v) = %v %v %v, want %v %v %v", it, classes, got, s.undom, s.undomStart, ok, undom, start)
 		}
 		if ok {
+			wide, span := -1, s.capacity/2
 			for j, opts := range classes {
 				a, b := start[j], start[j+1]
-				if s.minW[j] != opts[undom[a]].Weight || s.minC[j] != opts[undom[b-1]].Cost {
-					t.Fatalf("#%d: class %d: minW %v minC %v", it, j, s.minW[j], s.minC[j])
+				if s.minW[j] != opts[undom[a]].Weight || s.minC[j] != opts[undom[b-1]].Cost || s.cheapW[j] != opts[undom[b-1]].Weight {
+					t.Fatalf("#%d: class %d: minW %v minC %v cheapW %v", it, j, s.minW[j], s.minC[j], s.cheapW[j])
 				}
+				if sp := opts[undom[b-1]].Weight - opts[undom[a]].Weight; sp > span {
+					wide, span = j, sp
+				}
+				if g := refMinGap(opts); math.Float64bits(s.minGap[j]) != math.Float64bits(g) {
+					t.Fatalf("#%d: class %d %v: minGap %v, want %v", it, j, opts, s.minGap[j], g)
+				}
+			}
+			if s.wide != wide {
+				t.Fatalf("#%d: %v capacity %v: wide %v, want %v", it, classes, s.capacity, s.wide, wide)
+			}
+			// The hulls and their increments, class by class, as relax
+			// built them from the undominated options.
+			var hull, hullStart []int32
+			var incs []mckpInc
+			for j, opts := range classes {
+				h := mckpHull(undom[start[j]:start[j+1]], opts, nil)
+				for i := 1; i < len(h); i++ {
+					a, b := opts[h[i-1]], opts[h[i]]
+					incs = append(incs, mckpInc{eff: (a.Cost - b.Cost) / (b.Weight - a.Weight), dw: b.Weight - a.Weight})
+				}
+				hullStart = append(hullStart, int32(len(hull)))
+				hull = append(hull, h...)
+			}
+			hullStart = append(hullStart, int32(len(hull)))
+			if !slices.Equal(s.hull, hull) || !slices.Equal(s.hullStart, hullStart) || !slices.EqualFunc(s.incs, incs, func(a, b mckpInc) bool {
+				return math.Float64bits(a.eff) == math.Float64bits(b.eff) && math.Float64bits(a.dw) == math.Float64bits(b.dw)
+			}) {
+				t.Fatalf("#%d: %v: hulls %v %v increments %v, want %v %v %v", it, classes, s.hull, s.hullStart, s.incs, hull, hullStart, incs)
 			}
 			want := 4 * float64(m+2) * 0x1p-52 * (math.Abs(s.capacity) + refAbsW(classes, undom, start))
 			if math.Float64bits(s.slackW) != math.Float64bits(want) {
@@ -121,9 +169,10 @@ func TestReduceMatchesDefinition(t *testing.T) {
 	}
 }
 
-// prepare's Lagrangian minima, L0 and cost slack are those of their
-// definitions (minima and largest |cost| over every undominated option),
-// bit for bit, on reduceClasses' classes.
+// The Lagrangian minima (incumbent's first pass), L0 and cost slack
+// (prepare) are those of their definitions (minima and largest |cost| over
+// every undominated option), bit for bit, on reduceClasses' classes, for
+// any λ and incumbent cost.
 func TestPrepareMatchesDefinition(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 1))
 	var s MCKP
@@ -141,7 +190,10 @@ func TestPrepareMatchesDefinition(t *testing.T) {
 		if !s.reduce(classes) {
 			continue
 		}
-		s.lambda, s.best = r.Float64()*3, float64(r.IntN(40)-20)
+		s.relax(classes)
+		s.lambda = r.Float64() * 3
+		s.incumbent(classes)
+		s.best = float64(r.IntN(40) - 20)
 		s.prepare(classes)
 		var absC, sumL float64
 		for j, opts := range classes {
@@ -161,5 +213,43 @@ func TestPrepareMatchesDefinition(t *testing.T) {
 		if math.Float64bits(s.l0) != math.Float64bits(l0) || math.Float64bits(s.slackC) != math.Float64bits(slackC) {
 			t.Fatalf("#%d: %v: L0 %v slackC %v, want %v %v", it, classes, s.l0, s.slackC, l0, slackC)
 		}
+	}
+}
+
+// filter's per-class records of the active options (their cost span, the
+// first one's weight and cost) are those of their definitions, bit for
+// bit, on reduceClasses' classes, for any λ and limit.
+func TestFilterRecordsMatchDefinition(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 2))
+	var s MCKP
+	wide := 0
+	for it := range 20000 {
+		classes := reduceClasses(r, it)
+		s.capacity = float64(r.IntN(50) - 10)
+		if !s.reduce(classes) {
+			continue
+		}
+		s.relax(classes)
+		s.lambda = r.Float64() * 3
+		s.incumbent(classes)
+		s.prepare(classes)
+		s.filter(classes, s.l0+float64(r.IntN(30)))
+		for j, opts := range classes {
+			act := s.active[s.actStart[j]:s.actStart[j+1]]
+			span, w, c := 0.0, 0.0, 0.0
+			if len(act) >= 2 {
+				span = opts[act[0]].Cost - opts[act[len(act)-1]].Cost
+				wide++
+			}
+			if len(act) > 0 {
+				w, c = opts[act[0]].Weight, opts[act[0]].Cost
+			}
+			if math.Float64bits(s.span[j]) != math.Float64bits(span) || math.Float64bits(s.actW[j]) != math.Float64bits(w) || math.Float64bits(s.actC[j]) != math.Float64bits(c) {
+				t.Fatalf("#%d: class %d %v active %v: span %v first %v %v, want %v %v %v", it, j, opts, act, s.span[j], s.actW[j], s.actC[j], span, w, c)
+			}
+		}
+	}
+	if wide == 0 {
+		t.Error("no class kept two active options: the instances do not exercise the span")
 	}
 }

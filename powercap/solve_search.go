@@ -11,23 +11,42 @@ import (
 // residual capacity class by class (kept in s.inc). If rounding makes the
 // LP choice too heavy, the lightest choice is used instead (it fits: Solve
 // checked). s.best = +Inf only if even that fails after the greedy pass.
+//
+// Its first pass over the classes also takes each class's minimum of
+// c + λw and largest |cost|, and sums them with the lightest weights, for
+// prepare: the options are read while they are in the cache.
 func (s *MCKP) incumbent(classes [][]Option) {
 	m := len(classes)
 	s.inc, s.lp = mckpResize(s.inc, m), mckpResize(s.lp, m)
+	s.minL = mckpResize(s.minL, m)
+	lam := s.lambda
+	var absC, sumL, sumW float64
 	free := s.capacity
 	for j, opts := range classes {
 		h := s.hull[s.hullStart[j]:s.hullStart[j+1]]
 		k := h[0]
 		for i := 1; i < len(h); i++ {
 			a, b := opts[h[i-1]], opts[h[i]]
-			if (a.Cost-b.Cost)/(b.Weight-a.Weight) <= s.lambda {
+			if (a.Cost-b.Cost)/(b.Weight-a.Weight) <= lam {
 				break
 			}
 			k = h[i]
 		}
 		s.lp[j] = k
 		free -= opts[k].Weight
+		u := s.undom[s.undomStart[j]:s.undomStart[j+1]]
+		mn := math.Inf(1)
+		for _, k := range u {
+			mn = min(mn, opts[k].Cost+lam*opts[k].Weight)
+		}
+		// Costs strictly descending (reduce): the largest |cost| is at an
+		// end (the maximum over all of them, which is exact either way).
+		s.minL[j] = mn
+		absC += max(math.Abs(opts[u[0]].Cost), math.Abs(opts[u[len(u)-1]].Cost))
+		sumL += mn
+		sumW += s.minW[j]
 	}
+	s.absC, s.sumL, s.sumW = absC, sumL, sumW
 	copy(s.inc, s.lp)
 	if free < 0 {
 		free = s.capacity
@@ -75,8 +94,18 @@ func (s *MCKP) hinted(classes [][]Option) {
 // the heavier options' extra weights only grow (a float subtraction is
 // monotone), so none of them fits either. The same moves as a walk over
 // every option.
+//
+// A class whose least weight step (reduce's minGap, over all its options
+// in strictly ascending weight) exceeds free is passed over without
+// reading its options: the first heavier option's extra weight is at
+// least the step after the current option (a float subtraction is
+// monotone), so it does not fit.
 func (s *MCKP) fill(classes [][]Option, free float64) {
+	minGap := s.minGap
 	for j, opts := range classes {
+		if free < minGap[j] {
+			continue
+		}
 		cur := opts[s.inc[j]]
 		u := s.undom[s.undomStart[j]:s.undomStart[j+1]]
 		lo, hi := 0, len(u)
@@ -107,41 +136,30 @@ func (s *MCKP) fill(classes [][]Option, free float64) {
 	}
 }
 
-// prepare computes each class's minimum of c + λw, the Lagrangian bound
-// L0 = Σ min(c + λw) − λW of the whole problem and the cost slack.
+// prepare computes, from the sums incumbent's first pass took, the
+// Lagrangian bound L0 = Σ min(c + λw) − λW of the whole problem and the
+// cost slack.
 func (s *MCKP) prepare(classes [][]Option) {
 	m := len(classes)
 	lam := s.lambda
-	s.minL = mckpResize(s.minL, m)
-	var absC, sumL float64
-	s.sumW = 0
-	for j, opts := range classes {
-		u := s.undom[s.undomStart[j]:s.undomStart[j+1]]
-		mn := math.Inf(1)
-		for _, k := range u {
-			mn = min(mn, opts[k].Cost+lam*opts[k].Weight)
-		}
-		// Costs strictly descending (reduce): the largest |cost| is at an
-		// end (the maximum over all of them, which is exact either way).
-		mx := max(math.Abs(opts[u[0]].Cost), math.Abs(opts[u[len(u)-1]].Cost))
-		s.minL[j] = mn
-		absC += mx
-		sumL += mn
-		s.sumW += s.minW[j]
-	}
-	s.l0 = sumL - lam*s.capacity
+	s.l0 = s.sumL - lam*s.capacity
 	eps := 4 * float64(m+2) * 0x1p-52
-	s.slackC = eps*(absC+math.Abs(s.best)+math.Abs(s.l0)) + lam*s.slackW
+	s.slackC = eps*(s.absC+math.Abs(s.best)+math.Abs(s.l0)) + lam*s.slackW
 }
 
 // filter keeps as active the undominated options that can be part of a
 // solution costing at most limit (their reduced cost c + λw − min(c + λw)
 // fits in the gap limit − L0) and sets each class's order key: its
-// cheapest active deviation from its Lagrangian minimum.
+// cheapest active deviation from its Lagrangian minimum. It also keeps,
+// per class, what heavyFirst, first, hopeless and suffixes read of the
+// active options, so that they do not read the options again: the cost
+// span of the active options (first minus last, 0 for fewer than two)
+// and the first active option's weight and cost.
 func (s *MCKP) filter(classes [][]Option, limit float64) {
 	m := len(classes)
 	lam := s.lambda
 	s.key = mckpResize(s.key, m)
+	s.span, s.actW, s.actC = mckpResize(s.span, m), mckpResize(s.actW, m), mckpResize(s.actC, m)
 	gap := limit - s.l0 + s.slackC
 	s.active = s.active[:0]
 	s.actStart = mckpResize(s.actStart, m+1)
@@ -162,6 +180,15 @@ func (s *MCKP) filter(classes [][]Option, limit float64) {
 			}
 		}
 		s.key[j] = key
+		// The class's options were just read: in the cache.
+		s.actW[j], s.actC[j], s.span[j] = 0, 0, 0
+		if a, b := s.actStart[j], len(s.active); int(a) < b {
+			first := opts[s.active[a]]
+			s.actW[j], s.actC[j] = first.Weight, first.Cost
+			if b-int(a) >= 2 {
+				s.span[j] = first.Cost - opts[s.active[b-1]].Cost
+			}
+		}
 	}
 	s.actStart[m] = int32(len(s.active))
 }
@@ -174,7 +201,7 @@ func (s *MCKP) filter(classes [][]Option, limit float64) {
 func (s *MCKP) order(classes [][]Option) {
 	s.ord = s.ord[:0]
 	if s.heavy {
-		s.heavyFirst(classes)
+		s.heavyFirst()
 	}
 	for j, k := range s.key { // single-choice classes first, by index
 		if math.IsInf(k, 1) {
@@ -212,14 +239,14 @@ func (s *MCKP) suffixes(classes [][]Option) {
 	// Running sums in locals, stored at each position: the same additions
 	// in the same order as sums over the arrays.
 	sufW, sufC, sufL, sufA, lpW, lpC, incW, incC := s.sufW[:m+1], s.sufC[:m+1], s.sufL[:m+1], s.sufA[:m+1], s.lpW[:m+1], s.lpC[:m+1], s.incW[:m+1], s.incC[:m+1]
-	minW, minC, minL, lp, inc, active, actStart, heavy := s.minW, s.minC, s.minL, s.lp, s.inc, s.active, s.actStart, s.heavy
+	minW, minC, minL, lp, inc, actW, actStart, heavy := s.minW, s.minC, s.minL, s.lp, s.inc, s.actW, s.actStart, s.heavy
 	var w, c, l, aw, pw, pc, iw, ic float64
 	for q := m - 1; q >= 0; q-- {
 		j := s.ord[q]
 		opts := classes[j]
 		w += minW[j]
 		if a := actStart[j]; heavy && a < actStart[j+1] {
-			aw += opts[active[a]].Weight
+			aw += actW[j]
 		} else {
 			aw += minW[j]
 		}
@@ -237,15 +264,10 @@ func (s *MCKP) suffixes(classes [][]Option) {
 // more cost than the incumbent's gap to the LP bound (so the LP bound can
 // leave one of them fractional at a loss of that order), widest span first,
 // ties by class index, and marks them with a NaN key so order skips them.
-func (s *MCKP) heavyFirst(classes [][]Option) {
+func (s *MCKP) heavyFirst() {
 	gap := s.best - s.l0
-	s.span = mckpResize(s.span, len(classes))
-	for j, opts := range classes {
-		a, b := s.actStart[j], s.actStart[j+1]
-		if s.span[j] = 0; b-a >= 2 {
-			s.span[j] = opts[s.active[a]].Cost - opts[s.active[b-1]].Cost
-		}
-		if s.span[j] > gap {
+	for j, sp := range s.span { // filter's
+		if sp > gap {
 			s.ord = append(s.ord, int32(j))
 			s.key[j] = math.NaN()
 		}
@@ -263,13 +285,7 @@ func (s *MCKP) heavyFirst(classes [][]Option) {
 // one fractional point; its other options leave the rest a very different
 // capacity, and the optimum is often there.
 func (s *MCKP) probe(classes [][]Option) {
-	g, span := -1, s.capacity/2
-	for j, opts := range classes {
-		a, b := s.undomStart[j], s.undomStart[j+1]
-		if sp := opts[s.undom[b-1]].Weight - opts[s.undom[a]].Weight; sp > span {
-			g, span = j, sp
-		}
-	}
+	g := s.wide // reduce: the first class of widest span, if more than half the capacity
 	if g < 0 {
 		return
 	}

@@ -36,13 +36,13 @@ func (s *MCKP) hopeless(classes [][]Option) (j0 int, ok bool) {
 	// The other classes' lightest active options: the LP's base cost and
 	// weight (sufA at position 1), and their increments.
 	baseC, sufA := 0.0, 0.0
-	for j, opts := range classes {
+	for j := range classes {
 		if j == j0 {
 			continue
 		}
 		if a := s.actStart[j]; a < s.actStart[j+1] {
-			baseC += opts[s.active[a]].Cost
-			sufA += opts[s.active[a]].Weight
+			baseC += s.actC[j]
+			sufA += s.actW[j]
 		} else {
 			// φ and slackLP are +Inf: the LP test prunes nothing, and the
 			// search goes on to this class.
@@ -91,12 +91,7 @@ func (s *MCKP) hopeless(classes [][]Option) (j0 int, ok bool) {
 func (s *MCKP) first(classes [][]Option) int {
 	gap := s.best - s.l0
 	j0, top := -1, 0.0
-	for j, opts := range classes {
-		a, b := s.actStart[j], s.actStart[j+1]
-		sp := 0.0
-		if b-a >= 2 {
-			sp = opts[s.active[a]].Cost - opts[s.active[b-1]].Cost
-		}
+	for j, sp := range s.span { // filter
 		if sp > gap && (j0 < 0 || sp > top) {
 			j0, top = j, sp
 		}

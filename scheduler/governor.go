@@ -190,6 +190,9 @@ func (r *runEntry) Seq() uint64 { return r.seq }
 // Procs is the run's processor count.
 func (r *runEntry) Procs() int32 { return r.procs }
 
+// EstEnd is the run's estimated end, the list's order.
+func (r *runEntry) EstEnd() float64 { return r.estEnd }
+
 // RunView reads the running list in place, in estimated-end order: blocks
 // of entries. It is valid until the governor next changes a job (SetLevel,
 // Evict, Resize), which may reorder the list.

@@ -70,9 +70,11 @@ type DR struct {
 	seen    []drSeen // per engine slot: what quick knows of the run in it
 	inc     drInc    // quick's running sums, kept up to date from the list's changes
 	plain   bool     // tests: no memo, no per-run records, no hint (the caches' reference)
+	unfit   bool     // the next solve's jobs are known not to fit at their least-energy levels (Adjust)
 	skips   int      // Adjusts that the memo answered without a scan (tests)
 	follows int      // quick answers that follow found without a scan (tests)
 	expired int      // runs follow found past their estimate, at their least-power level (tests)
+	early   int      // non-steady runs follow placed from their estimated end, without reading the job (tests)
 
 	// Counters, for tests and reports: level problems solved in full (the
 	// quick path excluded) and those that needed evictions.
@@ -159,6 +161,10 @@ func (g *DR) Adjust(c *scheduler.Control) {
 		return
 	}
 	g.collect(c)
+	// Here the jobs at their least-energy levels do not fit: quick said so
+	// just now, or the memo that it still would (the same steady jobs, the
+	// same limit). solve need not check again.
+	g.unfit = !g.plain
 	if g.assign(c) {
 		g.remember(c, false)
 		return
@@ -229,12 +235,18 @@ func (g *DR) collect(c *scheduler.Control) {
 // applies it; it reports false (changing nothing) when no choice fits.
 func (g *DR) assign(c *scheduler.Control) bool {
 	g.inc.atK = false
+	if g.unfit && c.Checking() && g.leastEnergy(c.Levels, c.Limit()-c.IdlePower()) {
+		c.Violate("dr: the running jobs fit at their least-energy levels, which quick said they did not")
+	}
 	choice, ok := g.solve(c.Levels, c.Limit()-c.IdlePower())
 	if !ok {
 		return false
 	}
 	for i, j := range g.jobs {
-		if !j.fixed {
+		// A job already at its level is left alone: the engine would
+		// change nothing (SetLevel re-times only on a change), and
+		// neither would setLevel's record (it holds that level).
+		if !j.fixed && choice[i] != j.level {
 			g.setLevel(c, j.slot, choice[i])
 		}
 	}
@@ -248,18 +260,11 @@ func (g *DR) solve(levels func(app int) []powercap.Level, capacity float64) (cho
 	g.Solves++
 	// The problem is separable but for the power constraint: if every job at
 	// its own least-energy level fits, that is the optimum (with MCKP's tie
-	// rule: least energy, then least power, then lowest level).
-	g.choice = g.choice[:0]
-	w := 0.0
-	for _, j := range g.jobs {
-		k := j.level
-		if !j.fixed {
-			k = g.levelFor(levels, j.app, j.rem)
-		}
-		g.choice = append(g.choice, k)
-		w += j.weight() * levels(j.app)[k].Power
-	}
-	if w <= capacity {
+	// rule: least energy, then least power, then lowest level). Adjust knows
+	// when they do not (unfit).
+	unfit := g.unfit
+	g.unfit = false
+	if !unfit && g.leastEnergy(levels, capacity) {
 		return g.choice, true
 	}
 	// The options, one class per job (only its level when fixed), and the
@@ -299,6 +304,23 @@ func (g *DR) solve(levels func(app int) []powercap.Level, capacity float64) (cho
 		}
 	}
 	return choice, ok
+}
+
+// leastEnergy sets g.choice to every job's least-energy level (its level
+// when fixed) and reports whether their total power, summed in the
+// running list's order as quick's scan sums it, fits capacity.
+func (g *DR) leastEnergy(levels func(app int) []powercap.Level, capacity float64) bool {
+	g.choice = g.choice[:0]
+	w := 0.0
+	for _, j := range g.jobs {
+		k := j.level
+		if !j.fixed {
+			k = g.levelFor(levels, j.app, j.rem)
+		}
+		g.choice = append(g.choice, k)
+		w += j.weight() * levels(j.app)[k].Power
+	}
+	return w <= capacity
 }
 
 // levelFor returns the least-energy level of non-fixed job j (the
@@ -406,7 +428,7 @@ func (g *DR) scan(c *scheduler.Control) float64 {
 			} else {
 				g.steady = false // its remaining work may reach 0: its level depends on the time
 				t.ui = int32(len(in.uns))
-				in.uns = append(in.uns, slot)
+				in.uns = append(in.uns, t.uns(slot, r.EstEnd()))
 				var x float64
 				if k, x = t.at(c.EstLeft(slot)); g.plain {
 					app := c.App(slot) // the reference: from the job and its levels
@@ -439,7 +461,7 @@ type drInc struct {
 	n        int     // runs in the list
 	sum, abs float64 // Σ w and Σ |w| over the steady runs
 	err      float64 // bound on |sum − exact Σ w|
-	uns      []int32 // the non-steady runs' slots (drSeen.ui: index here)
+	uns      []drUns // the non-steady runs (drSeen.ui: index here)
 	fresh    []int32 // slots inserted since quick last fitted
 }
 
@@ -461,7 +483,10 @@ func (g *DR) follow(c *scheduler.Control, ch []scheduler.RunChange, ok bool, cap
 	for i := 0; i < len(ch); i++ {
 		x := &ch[i]
 		if i+1 < len(ch) && !x.Insert && ch[i+1].Insert && ch[i+1].Slot == x.Slot && ch[i+1].Seq == x.Seq && ch[i+1].Procs == x.Procs {
-			i++ // re-timed in place: the same run
+			i++ // re-timed in place: the same run, perhaps a new estimated end
+			if u := g.unsOf(x.Slot); u != nil {
+				u.estEnd = ch[i].EstEnd
+			}
 			continue
 		}
 		if !g.change(c, x) {
@@ -475,17 +500,33 @@ func (g *DR) follow(c *scheduler.Control, ch []scheduler.RunChange, ok bool, cap
 	}
 	g.slots, g.choice = g.slots[:0], g.choice[:0]
 	w, abs, err := in.sum, in.abs, in.err
-	for _, s := range in.uns {
-		t := &g.seen[s]
-		k, x := t.at(c.EstLeft(s))
-		if k != t.k {
+	now, check := c.Now(), c.Checking()
+	thr := leftBefore(now)
+	for i := range in.uns {
+		u := &in.uns[i]
+		var k int32
+		var x float64
+		if u.estEnd > thr {
+			// Well before its estimated end: work is surely left
+			// (leftBefore), so its least-energy level, without
+			// reading the job.
+			k, x = u.k, u.w
+			g.early++
+			if check && !(c.EstLeft(u.slot) > 0) {
+				id, _ := c.JobKey(u.slot)
+				c.Violate("dr: job %d: no estimated work left at %v, %v before its estimated end %v", id, now, u.estEnd-now, u.estEnd)
+			}
+		} else {
+			k, x = u.at(c.EstLeft(u.slot))
+		}
+		if k != u.k {
 			g.expired++
 		}
 		w += x
 		abs += math.Abs(x)
 		err += 0x1p-52 * math.Abs(w)
-		if k != t.lv {
-			g.slots = append(g.slots, s)
+		if k != u.lv {
+			g.slots = append(g.slots, u.slot)
 			g.choice = append(g.choice, int(k))
 		}
 	}
@@ -530,7 +571,7 @@ func (g *DR) change(c *scheduler.Control, x *scheduler.RunChange) bool {
 		} else {
 			last := in.uns[len(in.uns)-1]
 			in.uns[t.ui] = last
-			g.seen[last].ui = t.ui
+			g.seen[last.slot].ui = t.ui
 			in.uns = in.uns[:len(in.uns)-1]
 		}
 		return true
@@ -549,7 +590,7 @@ func (g *DR) change(c *scheduler.Control, x *scheduler.RunChange) bool {
 		in.err += 0x1p-52 * (math.Abs(in.sum) + in.abs)
 	} else {
 		t.ui = int32(len(in.uns))
-		in.uns = append(in.uns, x.Slot)
+		in.uns = append(in.uns, t.uns(x.Slot, x.EstEnd))
 	}
 	in.fresh = append(in.fresh, x.Slot)
 	return true
@@ -610,6 +651,56 @@ func (t *drSeen) at(rem float64) (int32, float64) {
 	return t.k, t.w
 }
 
+// drUns is quick's row of a non-steady run in the list (drInc.uns): what
+// follow needs of it at every instant, in one place (its drSeen row and
+// the engine's job are scattered in memory): its slot, drSeen's levels
+// and powers, and its estimated end as the running list last reported it.
+type drUns struct {
+	estEnd    float64
+	w, wl     float64
+	slot      int32
+	k, kl, lv int32
+}
+
+// uns returns the drUns row of t, the run in slot s with estimated end
+// estEnd.
+func (t *drSeen) uns(s int32, estEnd float64) drUns {
+	return drUns{estEnd: estEnd, w: t.w, wl: t.wl, slot: s, k: t.k, kl: t.kl, lv: t.lv}
+}
+
+// at is drSeen.at.
+func (u *drUns) at(rem float64) (int32, float64) {
+	if rem <= 0 {
+		return u.kl, u.wl
+	}
+	return u.k, u.w
+}
+
+// leftBefore returns a time such that a run whose estimated end is after
+// it surely has estimated work left at now (Control.EstLeft > 0): now
+// plus 2⁻¹⁸ of itself (+Inf, no run, for a negative now). Then the end
+// is ahead of now by more than 2⁻²⁰(|now| + |end|).
+//
+// The engine keeps a run's estimated end where its estimated remaining
+// work reaches 0 at its current pace: start + est·m, and at every re-time
+// (level, network, resize) now + (end − now)·m′/m, moving the run in the
+// list, which logs the change (Control.RunChanges, whose entries carry
+// the new end), whenever the end is still ahead. So the end kept here is
+// the engine's as long as it is ahead (follow and scan read it from the
+// changes and the list), and before it est − α·run > 0 up to rounding:
+// the sums behind α and the end each add a relative 2⁻⁵² of the times
+// involved per operation, far below the 2⁻²⁰ kept here (a million
+// re-times or synchronisations of one run would still be 2⁻²⁸).
+// Booting runs (α = 0, start ahead) and pauses (the end moved later)
+// only leave more work. Under Config.Check follow compares every such
+// answer with EstLeft.
+func leftBefore(now float64) float64 {
+	if !(now >= 0) {
+		return math.Inf(1)
+	}
+	return now + 0x1p-18*now
+}
+
 // see fills t for the run of slot s with start sequence number seq and
 // procs processors, from the engine's job.
 func (g *DR) see(c *scheduler.Control, t *drSeen, s int32, seq uint64, procs int32) {
@@ -650,8 +741,24 @@ func (g *DR) setLevel(c *scheduler.Control, s int32, lv int) {
 	if int(s) < len(g.seen) {
 		if t := &g.seen[s]; t.seq == c.RunSeq(s) {
 			t.lv = int32(c.Level(s))
+			if u := g.unsOf(s); u != nil {
+				u.lv = t.lv
+			}
 		}
 	}
+}
+
+// unsOf returns quick's row in g.inc.uns of the non-steady run in slot s,
+// or nil when it has none.
+func (g *DR) unsOf(s int32) *drUns {
+	in := &g.inc
+	if int(s) >= len(g.seen) {
+		return nil
+	}
+	if t := &g.seen[s]; !t.steady && t.mark == in.mark && int(t.ui) < len(in.uns) && in.uns[t.ui].slot == s {
+		return &in.uns[t.ui]
+	}
+	return nil
 }
 
 // evict keeps the running jobs that maximise the energy already spent and

@@ -375,7 +375,7 @@ func TestDRNeverExceedsLimit(t *testing.T) {
 // walk of the list, as Config.Check does).
 func TestDRCachesChangeNothing(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 0))
-	skips, follows := 0, 0
+	skips, follows, early := 0, 0, 0
 	for it := range 20 {
 		procs, tabs, jobs, lim := randDRInstance(rng,
 			func(run float64) float64 { return math.Ceil(run * (0.5 + 2*rng.Float64())) },
@@ -387,6 +387,7 @@ func TestDRCachesChangeNothing(t *testing.T) {
 				if k == 0 {
 					skips += g.skips
 					follows += g.follows
+					early += g.early
 				}
 			}
 			sameRecords(t, it, pol, recs, jobs)
@@ -398,7 +399,10 @@ func TestDRCachesChangeNothing(t *testing.T) {
 	if follows == 0 {
 		t.Error("quick never followed the list's changes: the instances do not exercise it")
 	}
-	t.Logf("%d Adjusts answered by the memo, %d quick answers from the list's changes", skips, follows)
+	if early == 0 {
+		t.Error("follow never placed a non-steady run from its estimated end: the instances do not exercise it")
+	}
+	t.Logf("%d Adjusts answered by the memo, %d quick answers from the list's changes, %d non-steady runs placed from their estimated end", skips, follows, early)
 }
 
 // In steady state the optimiser does not allocate.
@@ -427,7 +431,7 @@ func TestDRSolveAllocFree(t *testing.T) {
 // (levelFor).
 func TestDRCachesChangeNothingOverrun(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 0))
-	expired := 0
+	expired, early := 0, 0
 	for it := range 20 {
 		procs, tabs, jobs, lim := randDRInstance(rng,
 			func(run float64) float64 { return math.Ceil(run * (0.3 + 1.2*rng.Float64())) },
@@ -441,6 +445,7 @@ func TestDRCachesChangeNothingOverrun(t *testing.T) {
 				recs[k] = energyRecords(t, it, pol, procs, tabs, lim, g, jobs)
 				if k == 0 {
 					expired += g.expired
+					early += g.early
 				}
 			}
 			sameRecords(t, it, pol, recs, jobs)
@@ -449,5 +454,8 @@ func TestDRCachesChangeNothingOverrun(t *testing.T) {
 	if expired == 0 {
 		t.Error("quick never saw a run past its estimate: the instances do not exercise it")
 	}
-	t.Logf("%d runs past their estimates seen by quick from the list's changes", expired)
+	if early == 0 {
+		t.Error("follow never placed a run from its estimated end: the instances do not exercise it")
+	}
+	t.Logf("%d runs past their estimates seen by quick from the list's changes, %d placed from their estimated end", expired, early)
 }
