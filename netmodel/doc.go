@@ -22,6 +22,7 @@
 //	netcomp.go   the link-sharing graph's components, kept across adds (join) and removes (split)
 //	netsolve.go  progressive filling of one component on its shared links
 //	netskip.go   the adds and removes that provably move no other rate, solved without a fill
+//	netslack.go  slack links (above every rate alone of their jobs), left out of fills and components
 //	info.go      Info for `drsim net info`; place.go, predict.go for `drsim net predict`
 //
 // How the simulator uses it. At a job start with placement nodes and profile

@@ -94,6 +94,10 @@ func appendJobFlows(out []Flow, nodes []int32, pat Pattern) []Flow {
 // rate on them; a remove then solves nothing, an add only k, when its rate
 // follows from the others').
 //
+// Slack links: a shared link whose starting level is above the rate alone
+// of each of its jobs never bounds one (netslack.go); it is left out of the
+// jobs' shared lists, so fills and components follow the tight links only.
+//
 // Private links: a link that carries one job only bounds that job at the
 // constant c_l/a_jl (nothing else is ever subtracted from it), so each job
 // keeps the minimum of those as priv, and the solver walks only links
@@ -118,6 +122,8 @@ type Network struct {
 	// that uses a corner of a large topology keeps its working set small.
 	dense    []int32
 	links    []netLink   // per link: capacity, load and the solve's state
+	amax     []float64   // per link: at least the largest rate alone of its jobs (netslack.go)
+	tight    []bool      // per link: shared and not slack (netslack.go), so on its jobs' shared lists
 	lvl      []float64   // per link: the solve's level rem/lsum (valid as links[l].rem)
 	linkJobs [][]linkUse // per link: the jobs with a flow on it, in no particular order
 	count    []int32     // scratch: flows per topology link while adding a job
@@ -148,7 +154,7 @@ type netJob struct {
 	comp   int32   // its component
 	links  []int32 // distinct links crossed (dense numbers), in route order
 	load   []int32 // flows of the job on each of links
-	shared []int32 // the links of links that other jobs use too
+	shared []int32 // the links of links that other jobs use too, tight ones only (netslack.go)
 	coef   []int32 // the job's load on each of shared
 	alone  float64 // x_j with the job alone: min_l c_l / a_jl
 	priv   float64 // min c_l / a_jl over the private links (+Inf: none)
@@ -180,6 +186,8 @@ func (n *Network) denseOf(l int32) int32 {
 	n.dense[l] = d
 	n.links = append(n.links, netLink{bw: n.t.links[l].BW})
 	n.lvl = append(n.lvl, 0)
+	n.amax = append(n.amax, 0)
+	n.tight = append(n.tight, false)
 	n.linkJobs = append(n.linkJobs, nil)
 	return d
 }
@@ -307,20 +315,37 @@ func (n *Network) insert(k int32) []int32 {
 	// another job was on it.
 	j.shared, j.coef, j.priv, j.dirty = j.shared[:0], j.coef[:0], math.Inf(1), false
 	loads := j.load[:len(j.links)] // one bounds check, not one per link
+	alone := j.alone
 	for i, l := range j.links {
 		lj := n.linkJobs[l]
-		if len(lj) == 1 {
-			n.nowShared(lj[0], l)
-		}
 		load := loads[i]
-		if len(lj) > 0 {
-			j.shared = append(j.shared, l)
-			j.coef = append(j.coef, load)
-		} else if v := n.links[l].bw / float64(load); v < j.priv { // as classify
-			j.priv = v
+		p := &n.links[l]
+		p.load += load
+		if len(lj) == 0 {
+			// private to k: it bounds priv (as classify)
+			n.amax[l] = alone
+			if v := p.bw / float64(load); v < j.priv {
+				j.priv = v
+			}
+		} else {
+			// shared once k joins it; tight or slack (netslack.go)
+			a := max(n.amax[l], alone)
+			n.amax[l] = a
+			t := n.isTight(p, a)
+			if len(lj) == 1 {
+				n.nowShared(lj[0], l, t)
+			} else if t && !n.tight[l] {
+				for _, u := range lj {
+					n.nowTight(u, l)
+				}
+			}
+			n.tight[l] = t
+			if t {
+				j.shared = append(j.shared, l)
+				j.coef = append(j.coef, load)
+			}
 		}
 		n.linkJobs[l] = append(lj, linkUse{k, load})
-		n.links[l].load += load
 	}
 	n.idx[j.id] = k
 	comp := n.join(k)
@@ -382,9 +407,17 @@ func (n *Network) Remove(job int32) []int32 {
 		}
 		lj = lj[:last]
 		n.linkJobs[l] = lj
-		n.links[l].load -= loads[i]
-		if len(lj) == 1 {
-			n.nowPrivate(lj[0], l)
+		p := &n.links[l]
+		p.load -= loads[i]
+		if last == 1 {
+			n.nowPrivate(lj[0], l, n.tight[l])
+			n.tight[l] = false
+		} else if last > 1 && n.tight[l] && !n.isTight(p, n.amax[l]) {
+			// a lower load: tight may turn slack, never back (netslack.go)
+			n.tight[l] = false
+			for _, u := range lj {
+				n.nowSlack(u, l)
+			}
 		}
 	}
 	c := j.comp
@@ -414,8 +447,10 @@ func (n *Network) classify(j *netJob) {
 	loads := j.load[:len(j.links)]
 	for i, l := range j.links {
 		if len(n.linkJobs[l]) > 1 {
-			j.shared = append(j.shared, l)
-			j.coef = append(j.coef, loads[i])
+			if n.tight[l] { // a slack link bounds nothing (netslack.go)
+				j.shared = append(j.shared, l)
+				j.coef = append(j.coef, loads[i])
+			}
 		} else if v := n.links[l].bw / float64(loads[i]); v < j.priv { // math.Min of positive values
 			j.priv = v
 		}
@@ -427,37 +462,33 @@ func (n *Network) classify(j *netJob) {
 type linkUse struct{ k, n int32 }
 
 // nowShared updates job u.k when its private link l gains a second job: l
-// joins its shared links, and priv is recomputed (by classify) only if l
-// may have been its minimum.
-func (n *Network) nowShared(u linkUse, l int32) {
+// joins its shared links if tight (netslack.go), and priv is recomputed
+// (by classify) only if l may have been its minimum.
+func (n *Network) nowShared(u linkUse, l int32, tight bool) {
 	j := &n.jobs[u.k]
 	if j.dirty {
 		return
 	}
-	j.shared, j.coef = append(j.shared, l), append(j.coef, u.n)
+	if tight {
+		j.shared, j.coef = append(j.shared, l), append(j.coef, u.n)
+	}
 	if n.links[l].bw/float64(u.n) <= j.priv {
 		j.dirty = true
 	}
 }
 
 // nowPrivate updates job u.k when its shared link l is left to it alone: l
-// leaves its shared links (order does not matter to the solver) and bounds
-// priv.
-func (n *Network) nowPrivate(u linkUse, l int32) {
+// leaves its shared links if it was tight (order does not matter to the
+// solver), bounds priv, and its amax is the job's rate alone.
+func (n *Network) nowPrivate(u linkUse, l int32, tight bool) {
 	j := &n.jobs[u.k]
+	n.amax[l] = j.alone
 	if j.dirty {
 		return
 	}
-	// l is listed once; found from the end, where links that turned shared
-	// lately are (nowShared appends): 36 % of the way on the average
-	// instead of 64 % from the front (HPC2N hopper).
-	last := len(j.shared) - 1
-	i := last
-	for j.shared[i] != l {
-		i--
+	if tight {
+		j.dropShared(l)
 	}
-	j.shared[i], j.coef[i] = j.shared[last], j.coef[last]
-	j.shared, j.coef = j.shared[:last], j.coef[:last]
 	if v := n.links[l].bw / float64(u.n); v < j.priv {
 		j.priv = v
 	}
