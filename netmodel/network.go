@@ -121,6 +121,7 @@ type Network struct {
 	// and every per-link array below is indexed by that number: a machine
 	// that uses a corner of a large topology keeps its working set small.
 	dense    []int32
+	glink    []int32     // per link: its topology link (dense's inverse)
 	links    []netLink   // per link: capacity, load and the solve's state
 	amax     []float64   // per link: at least the largest rate alone of its jobs (netslack.go)
 	tight    []bool      // per link: shared and not slack (netslack.go), so on its jobs' shared lists
@@ -186,6 +187,7 @@ func (n *Network) denseOf(l int32) int32 {
 	n.dense[l] = d
 	n.links = append(n.links, netLink{bw: n.t.links[l].BW})
 	n.lvl = append(n.lvl, 0)
+	n.glink = append(n.glink, l)
 	n.amax = append(n.amax, 0)
 	n.tight = append(n.tight, false)
 	n.linkJobs = append(n.linkJobs, nil)
@@ -206,46 +208,86 @@ func (n *Network) Share(job int32) float64 {
 func (n *Network) Len() int { return len(n.idx) }
 
 // AddJob is Add(job, JobFlows(nodes, pat)) after checking the nodes. The
-// links of recent placements are cached (direct-mapped by a hash of nodes
-// and pat), so a job placed where an earlier one ran is not routed again.
+// links of recent placements are cached by canonical form and pattern
+// (direct-mapped by a hash of both), so a job placed where an earlier one
+// ran, or on a translate of its placement (Topology.Canonical), is not
+// routed again: the cached links are moved to its corner.
 func (n *Network) AddJob(job int32, nodes []int32, pat Pattern) ([]int32, error) {
 	if _, dup := n.idx[job]; dup {
 		return nil, fmt.Errorf("netmodel: job %d is already in the network", job)
 	}
-	h := uint64(14695981039346656037) ^ uint64(pat)
-	for _, v := range nodes {
-		h = (h ^ uint64(uint32(v))) * 1099511628211
-	}
-	e := &n.cache[h&(routeCacheSize-1)]
-	if e.used && e.pat == pat && slices.Equal(e.nodes, nodes) {
-		k := n.alloc(job)
-		j := &n.jobs[k]
-		j.links, j.load, j.alone = append(j.links, e.links...), append(j.load, e.load...), e.alone
-		return n.insert(k), nil
-	}
 	if err := n.t.CheckNodes(nodes); err != nil {
 		return nil, err
+	}
+	var lo uint64
+	var shift int32
+	if len(nodes) > 0 {
+		lo, shift = n.t.corner(nodes)
+	}
+	h := uint64(14695981039346656037) ^ uint64(pat)
+	for _, v := range nodes {
+		h = (h ^ uint64(uint32(v-shift))) * 1099511628211
+	}
+	e := &n.cache[h&(routeCacheSize-1)]
+	if e.used && e.pat == pat && sameShifted(e.nodes, nodes, shift) {
+		k := n.alloc(job)
+		j := &n.jobs[k]
+		if e.lo != lo {
+			// A translate: Add would route the translated flows, whose
+			// links are the cached ones moved, first seen in the same
+			// order, with the same loads (and bandwidths, so alone).
+			n.t.moveLinks(e.glinks, e.lo, lo)
+			e.lo = lo
+			for i, gl := range e.glinks {
+				e.links[i] = n.denseOf(gl)
+			}
+		}
+		j.links, j.load, j.alone = append(j.links, e.links...), append(j.load, e.load...), e.alone
+		return n.insert(k), nil
 	}
 	n.flows = appendJobFlows(n.flows[:0], nodes, pat)
 	changed, err := n.Add(job, n.flows)
 	if err == nil {
 		j := &n.jobs[n.idx[job]]
-		e.used, e.pat, e.alone = true, pat, j.alone
-		e.nodes = append(e.nodes[:0], nodes...)
+		e.used, e.pat, e.alone, e.lo = true, pat, j.alone, lo
+		e.nodes = slices.Grow(e.nodes[:0], len(nodes))[:len(nodes)]
+		for i, v := range nodes {
+			e.nodes[i] = v - shift
+		}
 		e.links = append(e.links[:0], j.links...)
+		e.glinks = slices.Grow(e.glinks[:0], len(j.links))[:len(j.links)]
+		for i, l := range j.links {
+			e.glinks[i] = n.glink[l]
+		}
 		e.load = append(e.load[:0], j.load...)
 	}
 	return changed, err
 }
 
-// routeEntry is the link set of one placement and pattern.
+// sameShifted reports whether canon is nodes less shift, node by node.
+func sameShifted(canon, nodes []int32, shift int32) bool {
+	if len(canon) != len(nodes) {
+		return false
+	}
+	for i, v := range nodes {
+		if canon[i] != v-shift {
+			return false
+		}
+	}
+	return true
+}
+
+// routeEntry is the link set of one placement's canonical form and a
+// pattern, as routed on the translate with corner lo.
 type routeEntry struct {
-	used  bool
-	pat   Pattern
-	alone float64
-	nodes []int32
-	links []int32
-	load  []int32
+	used   bool
+	pat    Pattern
+	alone  float64
+	lo     uint64  // the corner of the translate links and glinks are of
+	nodes  []int32 // the canonical form
+	links  []int32 // dense numbers of glinks
+	glinks []int32 // topology links
+	load   []int32
 }
 
 const routeCacheSize = 1 << 12 // placements, a power of two

@@ -377,8 +377,11 @@ func TestNetworkMatchesReference(t *testing.T) {
 				P := 1 + rng.IntN(min(64, window))
 				var nodes []int32
 				switch r := rng.IntN(3); {
-				case r == 0 && len(pool) > 0: // a placement seen before (AddJob's cache)
+				case r == 0 && len(pool) > 0: // a placement seen before, or a translate (AddJob's cache)
 					nodes = pool[rng.IntN(len(pool))]
+					if rng.IntN(2) == 0 {
+						nodes, _, _ = translate(tp, nodes, rng)
+					}
 				case r == 1:
 					nodes, _ = Place(tp, P, places[rng.IntN(len(places))], rng)
 				default: // random distinct nodes of the window (several jobs may share a node)

@@ -191,6 +191,17 @@ func (s *torus) canonical(nodes, dst []int32) []int32 {
 	if len(nodes) == 0 || s.packed == nil {
 		return append(dst, nodes...)
 	}
+	shift := s.nodeShift(s.corner(nodes))
+	for _, n := range nodes {
+		dst = append(dst, n-shift)
+	}
+	return dst
+}
+
+// corner returns the smallest router coordinate of nodes in each
+// dimension, packed as the coordinates are (nodes not empty, coordinates
+// packed).
+func (s *torus) corner(nodes []int32) uint64 {
 	const hi = 0x8080808080808080 // each byte's top bit
 	lo := s.packed[nodes[0]]
 	for _, n := range nodes[1:] {
@@ -202,16 +213,62 @@ func (s *torus) canonical(nodes, dst []int32) []int32 {
 		m := (ge >> 7) * 0xff
 		lo = c&m | lo&^m
 	}
+	return lo
+}
+
+// nodeShift is the node number of the corner lo's router's first node:
+// what canonical subtracts from every node of a placement with corner lo.
+func (s *torus) nodeShift(lo uint64) int32 {
 	shift := int32(0)
 	for _, st := range s.stride {
 		shift += int32(lo&0xff) * st
 		lo >>= 8
 	}
-	shift *= s.npr
-	for _, n := range nodes {
-		dst = append(dst, n-shift)
+	return shift * s.npr
+}
+
+// moveLinks rewrites links, the route links of a placement with corner
+// from, into those of the same placement translated to corner to (both
+// packed corners, the placement's coordinates in range at both), in
+// place and in order. A node link follows its node, shifted by the
+// difference of the corners' node shifts (no coordinate of the placement
+// wraps); a router link keeps its dimension and direction and follows its
+// router, whose coordinates move by the difference of the corners modulo
+// each ring (a route may wrap), so that the links are those route gives
+// for the translated pairs: route depends only on coordinate differences
+// modulo the rings, step by step.
+func (s *torus) moveLinks(links []int32, from, to uint64) {
+	if from == to {
+		return
 	}
-	return dst
+	D := int32(len(s.dims))
+	var wrapAt, wrapBy [8]int32 // per dimension: the coordinate from which a move wraps, and what it takes off r·D then
+	move := int32(0)            // what a move without wraps adds to r·D
+	nodes := s.nodeShift(to) - s.nodeShift(from)
+	for i, d := range s.dims {
+		k := int32(to>>(8*i)&0xff) - int32(from>>(8*i)&0xff)
+		if k < 0 {
+			k += d
+		}
+		move += k * s.strideD[i]
+		wrapAt[i], wrapBy[i] = d-k, d*s.strideD[i]
+	}
+	for x, gl := range links {
+		if gl < s.linkOff {
+			links[x] = gl + 2*nodes
+			continue
+		}
+		rdi := (gl - s.linkOff) >> 1 // r·D + i
+		rd := rdi - rdi%D
+		c := s.coord[rd : rd+D : rd+D]
+		m := move
+		for i := range c {
+			if c[i] >= wrapAt[i] {
+				m -= wrapBy[i]
+			}
+		}
+		links[x] = gl + 2*m
+	}
 }
 
 // packCoords fills packed when every coordinate fits a byte below 0x80 and
