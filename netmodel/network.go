@@ -359,7 +359,8 @@ func (n *Network) insert(k int32) []int32 {
 	loads := j.load[:len(j.links)] // one bounds check, not one per link
 	alone := j.alone
 	for i, l := range j.links {
-		lj := n.linkJobs[l]
+		ljp := &n.linkJobs[l]
+		lj := *ljp
 		load := loads[i]
 		p := &n.links[l]
 		p.load += load
@@ -387,7 +388,7 @@ func (n *Network) insert(k int32) []int32 {
 				j.coef = append(j.coef, load)
 			}
 		}
-		n.linkJobs[l] = append(lj, linkUse{k, load})
+		*ljp = append(*ljp, linkUse{k, load}) // in place: the length only, unless it grows
 	}
 	n.idx[j.id] = k
 	comp := n.join(k)
@@ -438,7 +439,8 @@ func (n *Network) Remove(job int32) []int32 {
 		// entry's position in its job cost a store into the moved entry's
 		// job, a cache miss per link. On a private link (most of them)
 		// k's is the one entry: the list is emptied without reading it.
-		lj := n.linkJobs[l]
+		ljp := &n.linkJobs[l]
+		lj := *ljp
 		last := len(lj) - 1
 		if last > 0 {
 			p := 0
@@ -447,8 +449,8 @@ func (n *Network) Remove(job int32) []int32 {
 			}
 			lj[p] = lj[last]
 		}
+		*ljp = (*ljp)[:last] // in place: a store of the length only
 		lj = lj[:last]
-		n.linkJobs[l] = lj
 		p := &n.links[l]
 		p.load -= loads[i]
 		if last == 1 {
