@@ -246,22 +246,22 @@ func (n *Network) AddJob(job int32, nodes []int32, pat Pattern) ([]int32, error)
 		return n.insert(k), nil
 	}
 	n.flows = appendJobFlows(n.flows[:0], nodes, pat)
-	changed, err := n.Add(job, n.flows)
-	if err == nil {
-		j := &n.jobs[n.idx[job]]
-		e.used, e.pat, e.alone, e.lo = true, pat, j.alone, lo
-		e.nodes = slices.Grow(e.nodes[:0], len(nodes))[:len(nodes)]
-		for i, v := range nodes {
-			e.nodes[i] = v - shift
-		}
-		e.links = append(e.links[:0], j.links...)
-		e.glinks = slices.Grow(e.glinks[:0], len(j.links))[:len(j.links)]
-		for i, l := range j.links {
-			e.glinks[i] = n.glink[l]
-		}
-		e.load = append(e.load[:0], j.load...)
+	// The flows join checked nodes: Add's check is left out.
+	k := n.alloc(job)
+	changed := n.route1(k, n.flows)
+	j := &n.jobs[k]
+	e.used, e.pat, e.alone, e.lo = true, pat, j.alone, lo
+	e.nodes = slices.Grow(e.nodes[:0], len(nodes))[:len(nodes)]
+	for i, v := range nodes {
+		e.nodes[i] = v - shift
 	}
-	return changed, err
+	e.links = append(e.links[:0], j.links...)
+	e.glinks = slices.Grow(e.glinks[:0], len(j.links))[:len(j.links)]
+	for i, l := range j.links {
+		e.glinks[i] = n.glink[l]
+	}
+	e.load = append(e.load[:0], j.load...)
+	return changed, nil
 }
 
 // sameShifted reports whether canon is nodes less shift, node by node.
@@ -300,25 +300,30 @@ func (n *Network) Add(job int32, flows []Flow) ([]int32, error) {
 	if _, dup := n.idx[job]; dup {
 		return nil, fmt.Errorf("netmodel: job %d is already in the network", job)
 	}
-	k := n.alloc(job)
+	for _, f := range flows {
+		if f.Src < 0 || f.Src >= n.t.nodes || f.Dst < 0 || f.Dst >= n.t.nodes {
+			return nil, fmt.Errorf("netmodel: job %d flow %d→%d: node out of range [0,%d)", job, f.Src, f.Dst, n.t.nodes)
+		}
+	}
+	return n.route1(n.alloc(job), flows), nil
+}
+
+// route1 routes the flows, all valid, of job k (just allocated), sets its
+// links, loads and alone, and inserts it (see Add).
+func (n *Network) route1(k int32, flows []Flow) []int32 {
 	j := &n.jobs[k]
 	// j.links collects topology links first, counted by topology link,
 	// and is numbered densely at the end (in the same order, so links are
-	// numbered as when each step was numbered as it came).
-	for _, f := range flows {
-		if f.Src < 0 || f.Src >= n.t.nodes || f.Dst < 0 || f.Dst >= n.t.nodes {
-			for _, gl := range j.links {
-				n.count[gl] = 0
+	// numbered as when each step was numbered as it came). A torus counts
+	// the steps as it walks them (torus.countFlows).
+	if s, ok := n.t.shape.(*torus); ok && s.packed != nil {
+		j.links = s.countFlows(flows, n.count, j.links)
+	} else {
+		for _, f := range flows {
+			n.route = n.t.Route(f.Src, f.Dst, n.route[:0])
+			for _, gl := range n.route {
+				j.links = countLink(n.count, j.links, gl)
 			}
-			n.free = append(n.free, k)
-			return nil, fmt.Errorf("netmodel: job %d flow %d→%d: node out of range [0,%d)", job, f.Src, f.Dst, n.t.nodes)
-		}
-		n.route = n.t.Route(f.Src, f.Dst, n.route[:0])
-		for _, gl := range n.route {
-			if n.count[gl] == 0 {
-				j.links = append(j.links, gl)
-			}
-			n.count[gl]++
 		}
 	}
 	// The order of links does not matter: the solver takes minima (exact in
@@ -331,7 +336,7 @@ func (n *Network) Add(job int32, flows []Flow) ([]int32, error) {
 		j.load = append(j.load, load)
 		j.alone = min(j.alone, n.links[l].bw/float64(load)) // builtin min: math.Min's rules, inlined
 	}
-	return n.insert(k), nil
+	return n.insert(k)
 }
 
 // alloc takes a free entry of the job table for job, emptied but keeping

@@ -83,3 +83,56 @@ func TestMoveLinksMatchesRoute(t *testing.T) {
 	}
 	t.Logf("%d pairs", pairs)
 }
+
+// countFlows counts, link for link and in first-seen order, what Route
+// gives for each flow: random flows (some from a node to itself, which
+// route nowhere) on the preset tori and small ones, wrapping routes
+// included. Fails with a ring step taken before its link is counted, or
+// a flow to itself counted.
+func TestCountFlowsMatchesRoute(t *testing.T) {
+	tops := []*Topology{mustPreset(t, "hopper"), mustPreset(t, "mira")}
+	for _, s := range []Spec{
+		{Kind: "torus", Dims: []int{1, 2, 3, 4}, NodesPerRouter: 3, LinkGBs: 1},
+		{Kind: "torus", Dims: []int{5, 7}, NodesPerRouter: 1, LinkGBs: 2, NodeGBs: 1},
+	} {
+		tops = append(tops, mustBuild(t, s))
+	}
+	rng := rand.New(rand.NewPCG(9, 2))
+	for _, tp := range tops {
+		s := tp.shape.(*torus)
+		count, want := make([]int32, len(tp.links)), make([]int32, len(tp.links))
+		for trial := 0; trial < 200; trial++ {
+			var flows []Flow
+			for range 1 + rng.IntN(40) {
+				a := rng.Int32N(int32(tp.Nodes()))
+				b := a
+				if rng.IntN(8) > 0 {
+					b = rng.Int32N(int32(tp.Nodes()))
+				}
+				flows = append(flows, Flow{a, b})
+			}
+			got := s.countFlows(flows, count, nil)
+			var order []int32
+			for _, f := range flows {
+				for _, gl := range tp.Route(f.Src, f.Dst, nil) {
+					if want[gl] == 0 {
+						order = append(order, gl)
+					}
+					want[gl]++
+				}
+			}
+			if !slices.Equal(got, order) {
+				t.Fatalf("%s: links %v, routes %v", tp.Name, got, order)
+			}
+			for _, gl := range order {
+				if count[gl] != want[gl] {
+					t.Fatalf("%s: link %d counted %d, routes cross it %d times", tp.Name, gl, count[gl], want[gl])
+				}
+				count[gl], want[gl] = 0, 0
+			}
+			if slices.ContainsFunc(count, func(c int32) bool { return c != 0 }) {
+				t.Fatalf("%s: a link counted that no route crosses", tp.Name)
+			}
+		}
+	}
+}

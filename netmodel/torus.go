@@ -337,6 +337,62 @@ func (s *torus) route(a, b int32, dst []int32) []int32 {
 	return append(dst, 2*b+1)
 }
 
+// countFlows counts the links of the route of each flow in count (per
+// topology link) and appends each link to links when it is first counted:
+// route's steps in route's order (so the links come out as when each
+// route is built and then counted), without building the routes. It
+// repeats walkDim's ring walk with a count in place of the append: on a
+// machine's new placements (HPC2N under hopper: 2.1 M flows of 4.3 links
+// on the average) the route built and read back per flow cost more than
+// the steps. Coordinates must be packed; flows valid.
+func (s *torus) countFlows(flows []Flow, count, links []int32) []int32 {
+	for _, f := range flows {
+		a, b := f.Src, f.Dst
+		if a == b {
+			continue // Route's empty path
+		}
+		links = countLink(count, links, 2*a)
+		pa, pb := s.packed[a], s.packed[b]
+		rd := s.rbase[a] // the current router r times D
+		for x := pa ^ pb; x != 0; {
+			sh := uint(bits.TrailingZeros64(x)) &^ 7
+			x &^= 0xff << sh
+			i := int32(sh / 8)
+			c, cb, d, sd := int32(pa>>sh&0xff), int32(pb>>sh&0xff), s.dims[i], s.strideD[i]
+			k := ringDelta(c, cb, d)
+			link := s.linkOff + i*2
+			for ; k > 0; k-- {
+				links = countLink(count, links, link+rd*2)
+				if c++; c == d {
+					c, rd = 0, rd-(d-1)*sd
+				} else {
+					rd += sd
+				}
+			}
+			for link++; k < 0; k++ {
+				links = countLink(count, links, link+rd*2)
+				if c == 0 {
+					c, rd = d-1, rd+(d-1)*sd
+				} else {
+					c, rd = c-1, rd-sd
+				}
+			}
+		}
+		links = countLink(count, links, 2*b+1)
+	}
+	return links
+}
+
+// countLink counts link gl in count and appends it to links if it is the
+// first count.
+func countLink(count, links []int32, gl int32) []int32 {
+	if count[gl] == 0 {
+		links = append(links, gl)
+	}
+	count[gl]++
+	return links
+}
+
 // hopStats uses vertex transitivity: the hop count between routers is a sum
 // of independent ring distances, so the mean over all ordered router pairs is
 // the sum of the per-ring means. Exact.
