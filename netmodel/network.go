@@ -256,9 +256,11 @@ func (n *Network) AddJob(job int32, nodes []int32, pat Pattern) ([]int32, error)
 		e.nodes[i] = v - shift
 	}
 	e.links = append(e.links[:0], j.links...)
-	e.glinks = slices.Grow(e.glinks[:0], len(j.links))[:len(j.links)]
-	for i, l := range j.links {
-		e.glinks[i] = n.glink[l]
+	if n.t.translates() { // else no hit moves the links
+		e.glinks = slices.Grow(e.glinks[:0], len(j.links))[:len(j.links)]
+		for i, l := range j.links {
+			e.glinks[i] = n.glink[l]
+		}
 	}
 	e.load = append(e.load[:0], j.load...)
 	return changed, nil
@@ -266,8 +268,8 @@ func (n *Network) AddJob(job int32, nodes []int32, pat Pattern) ([]int32, error)
 
 // sameShifted reports whether canon is nodes less shift, node by node.
 func sameShifted(canon, nodes []int32, shift int32) bool {
-	if len(canon) != len(nodes) {
-		return false
+	if shift == 0 || len(canon) != len(nodes) {
+		return slices.Equal(canon, nodes) // a vector compare (always, off tori)
 	}
 	for i, v := range nodes {
 		if canon[i] != v-shift {

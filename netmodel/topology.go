@@ -137,11 +137,19 @@ func (t *Topology) Canonical(nodes, dst []int32) []int32 {
 // router coordinate in each dimension, packed; elsewhere 0 and 0 (the
 // canonical form is nodes). Nodes must be valid and not empty.
 func (t *Topology) corner(nodes []int32) (lo uint64, shift int32) {
-	if s, ok := t.shape.(*torus); ok && s.packed != nil {
+	if t.translates() {
+		s := t.shape.(*torus)
 		lo = s.corner(nodes)
 		return lo, s.nodeShift(lo)
 	}
 	return 0, 0
+}
+
+// translates reports whether corner tells translates apart (a torus with
+// packed coordinates); elsewhere every corner is 0.
+func (t *Topology) translates() bool {
+	s, ok := t.shape.(*torus)
+	return ok && s.packed != nil
 }
 
 // moveLinks rewrites, in place, the route links of a placement with
