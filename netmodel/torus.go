@@ -242,16 +242,23 @@ func (s *torus) moveLinks(links []int32, from, to uint64) {
 		return
 	}
 	D := int32(len(s.dims))
-	var wrapAt, wrapBy [8]int32 // per dimension: the coordinate from which a move wraps, and what it takes off r·D then
-	move := int32(0)            // what a move without wraps adds to r·D
+	// per dimension the corners differ in (m of them): its index, the
+	// coordinate from which a move wraps, and what a wrap takes off r·D
+	var dim, wrapAt, wrapBy [8]int32
+	m := 0
+	move := int32(0) // what a move without wraps adds to r·D
 	nodes := s.nodeShift(to) - s.nodeShift(from)
 	for i, d := range s.dims {
 		k := int32(to>>(8*i)&0xff) - int32(from>>(8*i)&0xff)
+		if k == 0 {
+			continue
+		}
 		if k < 0 {
 			k += d
 		}
 		move += k * s.strideD[i]
-		wrapAt[i], wrapBy[i] = d-k, d*s.strideD[i]
+		dim[m], wrapAt[m], wrapBy[m] = int32(i), d-k, d*s.strideD[i]
+		m++
 	}
 	for x, gl := range links {
 		if gl < s.linkOff {
@@ -261,13 +268,13 @@ func (s *torus) moveLinks(links []int32, from, to uint64) {
 		rdi := (gl - s.linkOff) >> 1 // r·D + i
 		rd := rdi - rdi%D
 		c := s.coord[rd : rd+D : rd+D]
-		m := move
-		for i := range c {
-			if c[i] >= wrapAt[i] {
-				m -= wrapBy[i]
+		mv := move
+		for a := range m {
+			if c[dim[a]] >= wrapAt[a] {
+				mv -= wrapBy[a]
 			}
 		}
-		links[x] = gl + 2*m
+		links[x] = gl + 2*mv
 	}
 }
 
