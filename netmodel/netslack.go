@@ -30,9 +30,9 @@ package netmodel
 // tight: it is appended to the shared lists of the jobs already on it (and
 // the new job's own). A remove lowers the load, so it can only make a link
 // slack: it leaves those lists, and a link left with one job is private as
-// before. amax, the maximum, is raised at adds but not lowered at removes
-// (an upper bound keeps the test sufficient), except that a link left with
-// one job takes that job's alone. Only on finite networks (the solver's NaN
+// before. amax, the maximum, is kept while a link is shared: set when it
+// turns shared, raised at adds, not lowered at removes (an upper bound
+// keeps the test sufficient). Only on finite networks (the solver's NaN
 // path keeps every shared link).
 
 // slackMargin is the relative room a slack link's starting level has above

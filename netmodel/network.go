@@ -123,7 +123,7 @@ type Network struct {
 	dense    []int32
 	glink    []int32     // per link: its topology link (dense's inverse)
 	links    []netLink   // per link: capacity, load and the solve's state
-	amax     []float64   // per link: at least the largest rate alone of its jobs (netslack.go)
+	amax     []float64   // per shared link: at least the largest rate alone of its jobs (netslack.go)
 	tight    []bool      // per link: shared and not slack (netslack.go), so on its jobs' shared lists
 	lvl      []float64   // per link: the solve's level rem/lsum (valid as links[l].rem)
 	linkJobs [][]linkUse // per link: the jobs with a flow on it, in no particular order
@@ -373,13 +373,17 @@ func (n *Network) insert(k int32) []int32 {
 		p.load += load
 		if len(lj) == 0 {
 			// private to k: it bounds priv (as classify)
-			n.amax[l] = alone
 			if v := p.bw / float64(load); v < j.priv {
 				j.priv = v
 			}
 		} else {
 			// shared once k joins it; tight or slack (netslack.go)
-			a := max(n.amax[l], alone)
+			var a float64
+			if len(lj) == 1 { // amax is kept while a link is shared
+				a = max(n.jobs[lj[0].k].alone, alone)
+			} else {
+				a = max(n.amax[l], alone)
+			}
 			n.amax[l] = a
 			t := n.isTight(p, a)
 			if len(lj) == 1 {
@@ -530,10 +534,9 @@ func (n *Network) nowShared(u linkUse, l int32, tight bool) {
 
 // nowPrivate updates job u.k when its shared link l is left to it alone: l
 // leaves its shared links if it was tight (order does not matter to the
-// solver), bounds priv, and its amax is the job's rate alone.
+// solver) and bounds priv.
 func (n *Network) nowPrivate(u linkUse, l int32, tight bool) {
 	j := &n.jobs[u.k]
-	n.amax[l] = j.alone
 	if j.dirty {
 		return
 	}
