@@ -7,7 +7,7 @@
 // Files:
 //
 //	topology.go  Topology (node order, SwitchOf, GroupOf, Hops, Distance, Route, Span, Canonical) and the Topologies registry
-//	torus.go     D-dimensional torus, dimension-order routing (hopper, mira)
+//	torus.go     D-dimensional torus, dimension-order routing (hopper, mira); links moved to a translate (moveLinks), counted as walked (countFlows)
 //	fattree.go   m-port n-tree, up/down routing with D-mod-k port choice (stampede)
 //	dragonfly.go dragonfly with rows×cols all-to-all groups, minimal routing ≤ 5 hops (edison)
 //	presets.go   Presets with the source of every number
@@ -18,10 +18,11 @@
 //	paths.go     PathCache: a simulation's node-pair paths and sampled rank pairs, for new rounds
 //	apps.go      per-application patterns and communication fractions, RuntimeFactor
 //	maxmin.go    progressive filling (MaxMin)
-//	network.go   Network: incremental job-level max-min sharing, Share per job
+//	network.go   Network: incremental job-level max-min sharing, Share per job; AddJob's link cache by canonical placement
 //	netcomp.go   the link-sharing graph's components, kept across adds (join) and removes (split)
 //	netsolve.go  progressive filling of one component on its shared links
 //	netskip.go   the adds and removes that provably move no other rate, solved without a fill
+//	netslack.go  slack links (above every rate alone of their jobs), left out of fills and components
 //	info.go      Info for `drsim net info`; place.go, predict.go for `drsim net predict`
 //
 // How the simulator uses it. At a job start with placement nodes and profile

@@ -94,6 +94,10 @@ func appendJobFlows(out []Flow, nodes []int32, pat Pattern) []Flow {
 // rate on them; a remove then solves nothing, an add only k, when its rate
 // follows from the others').
 //
+// Slack links: a shared link whose starting level is above the rate alone
+// of each of its jobs never bounds one (netslack.go); it is left out of the
+// jobs' shared lists, so fills and components follow the tight links only.
+//
 // Private links: a link that carries one job only bounds that job at the
 // constant c_l/a_jl (nothing else is ever subtracted from it), so each job
 // keeps the minimum of those as priv, and the solver walks only links
@@ -117,7 +121,10 @@ type Network struct {
 	// and every per-link array below is indexed by that number: a machine
 	// that uses a corner of a large topology keeps its working set small.
 	dense    []int32
+	glink    []int32     // per link: its topology link (dense's inverse)
 	links    []netLink   // per link: capacity, load and the solve's state
+	amax     []float64   // per shared link: at least the largest rate alone of its jobs (netslack.go)
+	tight    []bool      // per link: shared and not slack (netslack.go), so on its jobs' shared lists
 	lvl      []float64   // per link: the solve's level rem/lsum (valid as links[l].rem)
 	linkJobs [][]linkUse // per link: the jobs with a flow on it, in no particular order
 	count    []int32     // scratch: flows per topology link while adding a job
@@ -148,7 +155,7 @@ type netJob struct {
 	comp   int32   // its component
 	links  []int32 // distinct links crossed (dense numbers), in route order
 	load   []int32 // flows of the job on each of links
-	shared []int32 // the links of links that other jobs use too
+	shared []int32 // the links of links that other jobs use too, tight ones only (netslack.go)
 	coef   []int32 // the job's load on each of shared
 	alone  float64 // x_j with the job alone: min_l c_l / a_jl
 	priv   float64 // min c_l / a_jl over the private links (+Inf: none)
@@ -180,6 +187,9 @@ func (n *Network) denseOf(l int32) int32 {
 	n.dense[l] = d
 	n.links = append(n.links, netLink{bw: n.t.links[l].BW})
 	n.lvl = append(n.lvl, 0)
+	n.glink = append(n.glink, l)
+	n.amax = append(n.amax, 0)
+	n.tight = append(n.tight, false)
 	n.linkJobs = append(n.linkJobs, nil)
 	return d
 }
@@ -198,46 +208,88 @@ func (n *Network) Share(job int32) float64 {
 func (n *Network) Len() int { return len(n.idx) }
 
 // AddJob is Add(job, JobFlows(nodes, pat)) after checking the nodes. The
-// links of recent placements are cached (direct-mapped by a hash of nodes
-// and pat), so a job placed where an earlier one ran is not routed again.
+// links of recent placements are cached by canonical form and pattern
+// (direct-mapped by a hash of both), so a job placed where an earlier one
+// ran, or on a translate of its placement (Topology.Canonical), is not
+// routed again: the cached links are moved to its corner.
 func (n *Network) AddJob(job int32, nodes []int32, pat Pattern) ([]int32, error) {
 	if _, dup := n.idx[job]; dup {
 		return nil, fmt.Errorf("netmodel: job %d is already in the network", job)
 	}
-	h := uint64(14695981039346656037) ^ uint64(pat)
-	for _, v := range nodes {
-		h = (h ^ uint64(uint32(v))) * 1099511628211
-	}
-	e := &n.cache[h&(routeCacheSize-1)]
-	if e.used && e.pat == pat && slices.Equal(e.nodes, nodes) {
-		k := n.alloc(job)
-		j := &n.jobs[k]
-		j.links, j.load, j.alone = append(j.links, e.links...), append(j.load, e.load...), e.alone
-		return n.insert(k), nil
-	}
 	if err := n.t.CheckNodes(nodes); err != nil {
 		return nil, err
 	}
-	n.flows = appendJobFlows(n.flows[:0], nodes, pat)
-	changed, err := n.Add(job, n.flows)
-	if err == nil {
-		j := &n.jobs[n.idx[job]]
-		e.used, e.pat, e.alone = true, pat, j.alone
-		e.nodes = append(e.nodes[:0], nodes...)
-		e.links = append(e.links[:0], j.links...)
-		e.load = append(e.load[:0], j.load...)
+	var lo uint64
+	var shift int32
+	if len(nodes) > 0 {
+		lo, shift = n.t.corner(nodes)
 	}
-	return changed, err
+	h := uint64(14695981039346656037) ^ uint64(pat)
+	for _, v := range nodes {
+		h = (h ^ uint64(uint32(v-shift))) * 1099511628211
+	}
+	e := &n.cache[h&(routeCacheSize-1)]
+	if e.used && e.pat == pat && sameShifted(e.nodes, nodes, shift) {
+		k := n.alloc(job)
+		j := &n.jobs[k]
+		if e.lo != lo {
+			// A translate: Add would route the translated flows, whose
+			// links are the cached ones moved, first seen in the same
+			// order, with the same loads (and bandwidths, so alone).
+			n.t.moveLinks(e.glinks, e.lo, lo)
+			e.lo = lo
+			for i, gl := range e.glinks {
+				e.links[i] = n.denseOf(gl)
+			}
+		}
+		j.links, j.load, j.alone = append(j.links, e.links...), append(j.load, e.load...), e.alone
+		return n.insert(k), nil
+	}
+	n.flows = appendJobFlows(n.flows[:0], nodes, pat)
+	// The flows join checked nodes: Add's check is left out.
+	k := n.alloc(job)
+	changed := n.route1(k, n.flows)
+	j := &n.jobs[k]
+	e.used, e.pat, e.alone, e.lo = true, pat, j.alone, lo
+	e.nodes = slices.Grow(e.nodes[:0], len(nodes))[:len(nodes)]
+	for i, v := range nodes {
+		e.nodes[i] = v - shift
+	}
+	e.links = append(e.links[:0], j.links...)
+	if n.t.translates() { // else no hit moves the links
+		e.glinks = slices.Grow(e.glinks[:0], len(j.links))[:len(j.links)]
+		for i, l := range j.links {
+			e.glinks[i] = n.glink[l]
+		}
+	}
+	e.load = append(e.load[:0], j.load...)
+	return changed, nil
 }
 
-// routeEntry is the link set of one placement and pattern.
+// sameShifted reports whether canon is nodes less shift, node by node.
+func sameShifted(canon, nodes []int32, shift int32) bool {
+	if shift == 0 || len(canon) != len(nodes) {
+		return slices.Equal(canon, nodes) // a vector compare (always, off tori)
+	}
+	for i, v := range nodes {
+		if canon[i] != v-shift {
+			return false
+		}
+	}
+	return true
+}
+
+// routeEntry is the link set of one placement's canonical form and a
+// pattern, as routed on the translate with corner lo.
 type routeEntry struct {
-	used  bool
-	pat   Pattern
-	alone float64
-	nodes []int32
-	links []int32
-	load  []int32
+	used   bool
+	pat    Pattern
+	alone  float64
+	lo     uint64  // the corner of the translate links and glinks are of
+	nodes  []int32 // the canonical form
+	links  []int32 // dense numbers of glinks
+	glinks []int32 // topology links
+	load   []int32
 }
 
 const routeCacheSize = 1 << 12 // placements, a power of two
@@ -250,25 +302,30 @@ func (n *Network) Add(job int32, flows []Flow) ([]int32, error) {
 	if _, dup := n.idx[job]; dup {
 		return nil, fmt.Errorf("netmodel: job %d is already in the network", job)
 	}
-	k := n.alloc(job)
+	for _, f := range flows {
+		if f.Src < 0 || f.Src >= n.t.nodes || f.Dst < 0 || f.Dst >= n.t.nodes {
+			return nil, fmt.Errorf("netmodel: job %d flow %d→%d: node out of range [0,%d)", job, f.Src, f.Dst, n.t.nodes)
+		}
+	}
+	return n.route1(n.alloc(job), flows), nil
+}
+
+// route1 routes the flows, all valid, of job k (just allocated), sets its
+// links, loads and alone, and inserts it (see Add).
+func (n *Network) route1(k int32, flows []Flow) []int32 {
 	j := &n.jobs[k]
 	// j.links collects topology links first, counted by topology link,
 	// and is numbered densely at the end (in the same order, so links are
-	// numbered as when each step was numbered as it came).
-	for _, f := range flows {
-		if f.Src < 0 || f.Src >= n.t.nodes || f.Dst < 0 || f.Dst >= n.t.nodes {
-			for _, gl := range j.links {
-				n.count[gl] = 0
+	// numbered as when each step was numbered as it came). A torus counts
+	// the steps as it walks them (torus.countFlows).
+	if s, ok := n.t.shape.(*torus); ok && s.packed != nil {
+		j.links = s.countFlows(flows, n.count, j.links)
+	} else {
+		for _, f := range flows {
+			n.route = n.t.Route(f.Src, f.Dst, n.route[:0])
+			for _, gl := range n.route {
+				j.links = countLink(n.count, j.links, gl)
 			}
-			n.free = append(n.free, k)
-			return nil, fmt.Errorf("netmodel: job %d flow %d→%d: node out of range [0,%d)", job, f.Src, f.Dst, n.t.nodes)
-		}
-		n.route = n.t.Route(f.Src, f.Dst, n.route[:0])
-		for _, gl := range n.route {
-			if n.count[gl] == 0 {
-				j.links = append(j.links, gl)
-			}
-			n.count[gl]++
 		}
 	}
 	// The order of links does not matter: the solver takes minima (exact in
@@ -281,7 +338,7 @@ func (n *Network) Add(job int32, flows []Flow) ([]int32, error) {
 		j.load = append(j.load, load)
 		j.alone = min(j.alone, n.links[l].bw/float64(load)) // builtin min: math.Min's rules, inlined
 	}
-	return n.insert(k), nil
+	return n.insert(k)
 }
 
 // alloc takes a free entry of the job table for job, emptied but keeping
@@ -307,20 +364,42 @@ func (n *Network) insert(k int32) []int32 {
 	// another job was on it.
 	j.shared, j.coef, j.priv, j.dirty = j.shared[:0], j.coef[:0], math.Inf(1), false
 	loads := j.load[:len(j.links)] // one bounds check, not one per link
+	alone := j.alone
 	for i, l := range j.links {
-		lj := n.linkJobs[l]
-		if len(lj) == 1 {
-			n.nowShared(lj[0], l)
-		}
+		ljp := &n.linkJobs[l]
+		lj := *ljp
 		load := loads[i]
-		if len(lj) > 0 {
-			j.shared = append(j.shared, l)
-			j.coef = append(j.coef, load)
-		} else if v := n.links[l].bw / float64(load); v < j.priv { // as classify
-			j.priv = v
+		p := &n.links[l]
+		p.load += load
+		if len(lj) == 0 {
+			// private to k: it bounds priv (as classify)
+			if v := p.bw / float64(load); v < j.priv {
+				j.priv = v
+			}
+		} else {
+			// shared once k joins it; tight or slack (netslack.go)
+			var a float64
+			if len(lj) == 1 { // amax is kept while a link is shared
+				a = max(n.jobs[lj[0].k].alone, alone)
+			} else {
+				a = max(n.amax[l], alone)
+			}
+			n.amax[l] = a
+			t := n.isTight(p, a)
+			if len(lj) == 1 {
+				n.nowShared(lj[0], l, t)
+			} else if t && !n.tight[l] {
+				for _, u := range lj {
+					n.nowTight(u, l)
+				}
+			}
+			n.tight[l] = t
+			if t {
+				j.shared = append(j.shared, l)
+				j.coef = append(j.coef, load)
+			}
 		}
-		n.linkJobs[l] = append(lj, linkUse{k, load})
-		n.links[l].load += load
+		*ljp = append(*ljp, linkUse{k, load}) // in place: the length only, unless it grows
 	}
 	n.idx[j.id] = k
 	comp := n.join(k)
@@ -371,7 +450,8 @@ func (n *Network) Remove(job int32) []int32 {
 		// entry's position in its job cost a store into the moved entry's
 		// job, a cache miss per link. On a private link (most of them)
 		// k's is the one entry: the list is emptied without reading it.
-		lj := n.linkJobs[l]
+		ljp := &n.linkJobs[l]
+		lj := *ljp
 		last := len(lj) - 1
 		if last > 0 {
 			p := 0
@@ -380,11 +460,19 @@ func (n *Network) Remove(job int32) []int32 {
 			}
 			lj[p] = lj[last]
 		}
+		*ljp = (*ljp)[:last] // in place: a store of the length only
 		lj = lj[:last]
-		n.linkJobs[l] = lj
-		n.links[l].load -= loads[i]
-		if len(lj) == 1 {
-			n.nowPrivate(lj[0], l)
+		p := &n.links[l]
+		p.load -= loads[i]
+		if last == 1 {
+			n.nowPrivate(lj[0], l, n.tight[l])
+			n.tight[l] = false
+		} else if last > 1 && n.tight[l] && !n.isTight(p, n.amax[l]) {
+			// a lower load: tight may turn slack, never back (netslack.go)
+			n.tight[l] = false
+			for _, u := range lj {
+				n.nowSlack(u, l)
+			}
 		}
 	}
 	c := j.comp
@@ -414,8 +502,10 @@ func (n *Network) classify(j *netJob) {
 	loads := j.load[:len(j.links)]
 	for i, l := range j.links {
 		if len(n.linkJobs[l]) > 1 {
-			j.shared = append(j.shared, l)
-			j.coef = append(j.coef, loads[i])
+			if n.tight[l] { // a slack link bounds nothing (netslack.go)
+				j.shared = append(j.shared, l)
+				j.coef = append(j.coef, loads[i])
+			}
 		} else if v := n.links[l].bw / float64(loads[i]); v < j.priv { // math.Min of positive values
 			j.priv = v
 		}
@@ -427,37 +517,32 @@ func (n *Network) classify(j *netJob) {
 type linkUse struct{ k, n int32 }
 
 // nowShared updates job u.k when its private link l gains a second job: l
-// joins its shared links, and priv is recomputed (by classify) only if l
-// may have been its minimum.
-func (n *Network) nowShared(u linkUse, l int32) {
+// joins its shared links if tight (netslack.go), and priv is recomputed
+// (by classify) only if l may have been its minimum.
+func (n *Network) nowShared(u linkUse, l int32, tight bool) {
 	j := &n.jobs[u.k]
 	if j.dirty {
 		return
 	}
-	j.shared, j.coef = append(j.shared, l), append(j.coef, u.n)
+	if tight {
+		j.shared, j.coef = append(j.shared, l), append(j.coef, u.n)
+	}
 	if n.links[l].bw/float64(u.n) <= j.priv {
 		j.dirty = true
 	}
 }
 
 // nowPrivate updates job u.k when its shared link l is left to it alone: l
-// leaves its shared links (order does not matter to the solver) and bounds
-// priv.
-func (n *Network) nowPrivate(u linkUse, l int32) {
+// leaves its shared links if it was tight (order does not matter to the
+// solver) and bounds priv.
+func (n *Network) nowPrivate(u linkUse, l int32, tight bool) {
 	j := &n.jobs[u.k]
 	if j.dirty {
 		return
 	}
-	// l is listed once; found from the end, where links that turned shared
-	// lately are (nowShared appends): 36 % of the way on the average
-	// instead of 64 % from the front (HPC2N hopper).
-	last := len(j.shared) - 1
-	i := last
-	for j.shared[i] != l {
-		i--
+	if tight {
+		j.dropShared(l)
 	}
-	j.shared[i], j.coef[i] = j.shared[last], j.coef[last]
-	j.shared, j.coef = j.shared[:last], j.coef[:last]
 	if v := n.links[l].bw / float64(u.n); v < j.priv {
 		j.priv = v
 	}

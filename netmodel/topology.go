@@ -132,6 +132,36 @@ func (t *Topology) Canonical(nodes, dst []int32) []int32 {
 	return append(dst, nodes...)
 }
 
+// corner returns a key of nodes' translation and the node shift that
+// Canonical subtracts: on a torus with packed coordinates, the smallest
+// router coordinate in each dimension, packed; elsewhere 0 and 0 (the
+// canonical form is nodes). Nodes must be valid and not empty.
+func (t *Topology) corner(nodes []int32) (lo uint64, shift int32) {
+	if t.translates() {
+		s := t.shape.(*torus)
+		lo = s.corner(nodes)
+		return lo, s.nodeShift(lo)
+	}
+	return 0, 0
+}
+
+// translates reports whether corner tells translates apart (a torus with
+// packed coordinates); elsewhere every corner is 0.
+func (t *Topology) translates() bool {
+	s, ok := t.shape.(*torus)
+	return ok && s.packed != nil
+}
+
+// moveLinks rewrites, in place, the route links of a placement with
+// corner from into those of its translate with corner to (corners as
+// corner returns them, for placements with one canonical form): the links
+// Route gives for each translated pair, in the same order.
+func (t *Topology) moveLinks(links []int32, from, to uint64) {
+	if from != to {
+		t.shape.(*torus).moveLinks(links, from, to)
+	}
+}
+
 // Span counts the distinct switches and groups the node set spans.
 func (t *Topology) Span(nodes []int32) (switches, groups int) {
 	sw := make(map[int32]struct{}, len(nodes))

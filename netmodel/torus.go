@@ -191,6 +191,17 @@ func (s *torus) canonical(nodes, dst []int32) []int32 {
 	if len(nodes) == 0 || s.packed == nil {
 		return append(dst, nodes...)
 	}
+	shift := s.nodeShift(s.corner(nodes))
+	for _, n := range nodes {
+		dst = append(dst, n-shift)
+	}
+	return dst
+}
+
+// corner returns the smallest router coordinate of nodes in each
+// dimension, packed as the coordinates are (nodes not empty, coordinates
+// packed).
+func (s *torus) corner(nodes []int32) uint64 {
 	const hi = 0x8080808080808080 // each byte's top bit
 	lo := s.packed[nodes[0]]
 	for _, n := range nodes[1:] {
@@ -202,16 +213,69 @@ func (s *torus) canonical(nodes, dst []int32) []int32 {
 		m := (ge >> 7) * 0xff
 		lo = c&m | lo&^m
 	}
+	return lo
+}
+
+// nodeShift is the node number of the corner lo's router's first node:
+// what canonical subtracts from every node of a placement with corner lo.
+func (s *torus) nodeShift(lo uint64) int32 {
 	shift := int32(0)
 	for _, st := range s.stride {
 		shift += int32(lo&0xff) * st
 		lo >>= 8
 	}
-	shift *= s.npr
-	for _, n := range nodes {
-		dst = append(dst, n-shift)
+	return shift * s.npr
+}
+
+// moveLinks rewrites links, the route links of a placement with corner
+// from, into those of the same placement translated to corner to (both
+// packed corners, the placement's coordinates in range at both), in
+// place and in order. A node link follows its node, shifted by the
+// difference of the corners' node shifts (no coordinate of the placement
+// wraps); a router link keeps its dimension and direction and follows its
+// router, whose coordinates move by the difference of the corners modulo
+// each ring (a route may wrap), so that the links are those route gives
+// for the translated pairs: route depends only on coordinate differences
+// modulo the rings, step by step.
+func (s *torus) moveLinks(links []int32, from, to uint64) {
+	if from == to {
+		return
 	}
-	return dst
+	D := int32(len(s.dims))
+	// per dimension the corners differ in (m of them): its index, the
+	// coordinate from which a move wraps, and what a wrap takes off r·D
+	var dim, wrapAt, wrapBy [8]int32
+	m := 0
+	move := int32(0) // what a move without wraps adds to r·D
+	nodes := s.nodeShift(to) - s.nodeShift(from)
+	for i, d := range s.dims {
+		k := int32(to>>(8*i)&0xff) - int32(from>>(8*i)&0xff)
+		if k == 0 {
+			continue
+		}
+		if k < 0 {
+			k += d
+		}
+		move += k * s.strideD[i]
+		dim[m], wrapAt[m], wrapBy[m] = int32(i), d-k, d*s.strideD[i]
+		m++
+	}
+	for x, gl := range links {
+		if gl < s.linkOff {
+			links[x] = gl + 2*nodes
+			continue
+		}
+		rdi := (gl - s.linkOff) >> 1 // r·D + i
+		rd := rdi - rdi%D
+		c := s.coord[rd : rd+D : rd+D]
+		mv := move
+		for a := range m {
+			if c[dim[a]] >= wrapAt[a] {
+				mv -= wrapBy[a]
+			}
+		}
+		links[x] = gl + 2*mv
+	}
 }
 
 // packCoords fills packed when every coordinate fits a byte below 0x80 and
@@ -278,6 +342,62 @@ func (s *torus) route(a, b int32, dst []int32) []int32 {
 		dst, rd = s.walkDim(dst, i, c, cb, d, sd, rd)
 	}
 	return append(dst, 2*b+1)
+}
+
+// countFlows counts the links of the route of each flow in count (per
+// topology link) and appends each link to links when it is first counted:
+// route's steps in route's order (so the links come out as when each
+// route is built and then counted), without building the routes. It
+// repeats walkDim's ring walk with a count in place of the append: on a
+// machine's new placements (HPC2N under hopper: 2.1 M flows of 4.3 links
+// on the average) the route built and read back per flow cost more than
+// the steps. Coordinates must be packed; flows valid.
+func (s *torus) countFlows(flows []Flow, count, links []int32) []int32 {
+	for _, f := range flows {
+		a, b := f.Src, f.Dst
+		if a == b {
+			continue // Route's empty path
+		}
+		links = countLink(count, links, 2*a)
+		pa, pb := s.packed[a], s.packed[b]
+		rd := s.rbase[a] // the current router r times D
+		for x := pa ^ pb; x != 0; {
+			sh := uint(bits.TrailingZeros64(x)) &^ 7
+			x &^= 0xff << sh
+			i := int32(sh / 8)
+			c, cb, d, sd := int32(pa>>sh&0xff), int32(pb>>sh&0xff), s.dims[i], s.strideD[i]
+			k := ringDelta(c, cb, d)
+			link := s.linkOff + i*2
+			for ; k > 0; k-- {
+				links = countLink(count, links, link+rd*2)
+				if c++; c == d {
+					c, rd = 0, rd-(d-1)*sd
+				} else {
+					rd += sd
+				}
+			}
+			for link++; k < 0; k++ {
+				links = countLink(count, links, link+rd*2)
+				if c == 0 {
+					c, rd = d-1, rd+(d-1)*sd
+				} else {
+					c, rd = c-1, rd-sd
+				}
+			}
+		}
+		links = countLink(count, links, 2*b+1)
+	}
+	return links
+}
+
+// countLink counts link gl in count and appends it to links if it is the
+// first count.
+func countLink(count, links []int32, gl int32) []int32 {
+	if count[gl] == 0 {
+		links = append(links, gl)
+	}
+	count[gl]++
+	return links
 }
 
 // hopStats uses vertex transitivity: the hop count between routers is a sum
