@@ -94,6 +94,7 @@ type reuseState struct {
 	d      []runEntry // scratch: D, (end, processors) with end > now
 	dEnd   float64    // the last end in d
 	lifts  []liftPt   // scratch: D's ends, latest first, with running sums (lift)
+	edges  resvEdges  // scratch: the kept groups' edges (rebuildKept)
 	cert0  int32      // certificate start (in blockProfile.segs) of the current run
 	cbuf   []certIv   // scratch: a certificate's parts (stands)
 	// certKept and segsKept are the parts and segments left by the last
@@ -205,12 +206,9 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		c.seen.put(int(gr.procs), gr.est, gr.at)
 	}
 	if undo := len(rs.groups) - g; 2*undo > g+v.Running()/8 || len(p.ord) > 2*rs.blocks+8 {
-		c.rebuild(v)
+		c.rebuildKept(v, g)
 		if !c.fast {
 			return 0, false, false
-		}
-		for _, gr := range rs.groups[:g] {
-			p.reserve(gr.at, gr.at+gr.est, int(gr.n)*int(gr.procs))
 		}
 		rebuilt = true
 	} else {
@@ -289,6 +287,18 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		reuseCheck(c, v)
 	}
 	return i, rebuilt, true
+}
+
+// rebuildKept is rebuild followed by the reservations of the first g
+// groups, made in the same pass as the profile (blockProfile.buildWith)
+// on the processor-only profile.
+func (c *Conservative) rebuildKept(v *View, g int) {
+	if !math.IsInf(v.PowerHeadroom(), 1) {
+		c.rebuild(v)
+		return
+	}
+	c.fast = true
+	c.bp.buildWith(v.Now, v.Free(), &v.e.runs, c.rs.groups[:g], &c.rs.edges)
 }
 
 // reuseCheck, if set (tests only), is called at the end of every pass
