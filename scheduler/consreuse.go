@@ -94,6 +94,7 @@ type reuseState struct {
 	d      []runEntry // scratch: D, (end, processors) with end > now
 	dEnd   float64    // the last end in d
 	lifts  []liftPt   // scratch: D's ends, latest first, with running sums (lift)
+	edges  resvEdges  // scratch: the kept groups' edges (rebuildKept)
 	cert0  int32      // certificate start (in blockProfile.segs) of the current run
 	cbuf   []certIv   // scratch: a certificate's parts (stands)
 	// certKept and segsKept are the parts and segments left by the last
@@ -205,12 +206,9 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		c.seen.put(int(gr.procs), gr.est, gr.at)
 	}
 	if undo := len(rs.groups) - g; 2*undo > g+v.Running()/8 || len(p.ord) > 2*rs.blocks+8 {
-		c.rebuild(v)
+		c.rebuildKept(v, g)
 		if !c.fast {
 			return 0, false, false
-		}
-		for _, gr := range rs.groups[:g] {
-			p.reserve(gr.at, gr.at+gr.est, int(gr.n)*int(gr.procs))
 		}
 		rebuilt = true
 	} else {
@@ -221,22 +219,17 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		for _, r := range rs.d {
 			p.mergeAt(r.estEnd)
 		}
+		// The later groups are taken back, their steps left as they
+		// are: those that stand are reserved again below at the same
+		// steps, and only the rest's steps are merged (mergeLeft).
 		for k := g; k < len(rs.groups); k++ {
 			gr := &rs.groups[k]
 			if end := gr.at + gr.est; end > now {
 				p.reserve(math.Max(gr.at, now), end, -int(gr.n)*int(gr.procs))
 			}
 		}
-		for k := g; k < len(rs.groups); k++ {
-			gr := &rs.groups[k]
-			if end := gr.at + gr.est; end > now {
-				if gr.at > now {
-					p.mergeAt(gr.at)
-				}
-				p.mergeAt(end)
-			}
-		}
 	}
+	taken := len(rs.groups) // groups from g on are out of the profile (not rebuilt)
 	// The groups from g on, each searched again if D may lift it (its
 	// new certificate goes at the end of cert).
 	cand, qg := len(e.wq.slots)-1, -1
@@ -285,9 +278,64 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	if g > 0 {
 		v.backfill = true // jobs were reserved before any start of this pass
 	}
+	if !rebuilt {
+		c.mergeLeft(g, taken, now)
+	}
 	rs.groups, rs.slots = rs.groups[:g], rs.slots[:si]
 	c.compactCert()
+	if reuseCheck != nil {
+		reuseCheck(c, v)
+	}
 	return i, rebuilt, true
+}
+
+// rebuildKept is rebuild followed by the reservations of the first g
+// groups, made in the same pass as the profile (blockProfile.buildWith)
+// on the processor-only profile.
+func (c *Conservative) rebuildKept(v *View, g int) {
+	if !math.IsInf(v.PowerHeadroom(), 1) {
+		c.rebuild(v)
+		return
+	}
+	c.fast = true
+	c.bp.buildWith(v.Now, v.Free(), &v.e.runs, c.rs.groups[:g], &c.rs.edges)
+}
+
+// reuseCheck, if set (tests only), is called at the end of every pass
+// that reuses, with the profile and the kept groups as the pass goes on
+// from them.
+var reuseCheck func(c *Conservative, v *View)
+
+// mergeLeft merges the steps at the starts and ends of groups[from:to],
+// taken back by reuse and not reserved again, where the free processors
+// are the same either side (mergeAt).
+//
+// Reuse takes back every group from the first that may move, but those
+// that stand are reserved again at once, at the same steps: merging
+// their steps after the take-back (as it once did) only made the
+// reservation split them again, inserting two steps (and at times a
+// block) per kept group. The profile's function is the same either way;
+// until mergeLeft runs it may have steps with the value of the step
+// before them, which change no search's answer. A search answers the
+// earliest step start from which procs processors are free for dur, and
+// no start before its lower bound fits (its caller's guarantee, which
+// then holds for every instant, not only step starts). If a step is split
+// at s and s fits, so does the start of its first part (the same free
+// processors up to s, and a window that ends earlier), which is a step
+// start of both profiles: s is never the answer of the split profile, and
+// the unsplit profile's answer is one of its starts. Only certificates'
+// parts may be cut at such a step; each still holds for the instants it
+// covers (TestSplitStepsKeepAnswers, TestConservativeReuseProfile).
+func (c *Conservative) mergeLeft(from, to int, now float64) {
+	p := &c.bp
+	for _, gr := range c.rs.groups[from:to] {
+		if end := gr.at + gr.est; end > now {
+			if gr.at > now {
+				p.mergeAt(gr.at)
+			}
+			p.mergeAt(end)
+		}
+	}
 }
 
 // walkSlots checks that the live queue entries of w from position i on
@@ -320,14 +368,19 @@ func keptAt(w *waitQueue, want []int32, i, free int, suf []int32) bool {
 	return i >= 0 && len(want) > 0 && j <= len(w.slots) && free >= int(suf[(j-1)>>groupShift]) && slices.Equal(w.slots[i:j], want)
 }
 
-// walkSlotsEach is walkSlots one entry at a time.
+// walkSlotsEach is walkSlots one entry at a time. It writes walkStep
+// out: on RICC conservative, walkSlotsEach and the walkStep it called
+// once per entry cost 1.02 + 0.63 G instructions, written out 0.89 G.
 func walkSlotsEach(w *waitQueue, want []int32, i, si, total, free int, suf []int32) (j, sj int) {
 	n := len(w.slots)
-	for k := range want {
-		if i < 0 || i >= n || w.slots[i] != want[k] || free < int(suf[i>>groupShift]) {
+	mp := int32(min(total, math.MaxInt32-1))
+	for _, s := range want {
+		if i < 0 || i >= n || w.slots[i] != s || free < int(suf[i>>groupShift]) {
 			return i, -1
 		}
-		i = walkStep(w, i, total)
+		if i++; i < len(w.procs) && w.procs[i] > mp { // walkStep
+			i = walkSkip(w, i, total)
+		}
 	}
 	return i, si + len(want)
 }

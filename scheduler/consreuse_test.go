@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -212,4 +213,61 @@ func testCert(c *Conservative, gr *resGroup) []certIv {
 		cert[k].pass = 0
 	}
 	return cert
+}
+
+// TestSplitStepsKeepAnswers backs mergeLeft: a profile whose steps are
+// split where the free processors do not change (as reuse leaves the
+// steps of groups taken back until mergeLeft) answers every search as the
+// reference profile without the splits does, from random lower bounds
+// that rule out no earlier start, and records certificates that hold on
+// the reference (checkCertificate).
+func TestSplitStepsKeepAnswers(t *testing.T) {
+	var ref refProfile
+	var bp blockProfile
+	bp.rec = true
+	splits := 0
+	for seed := range 3000 {
+		r := rand.New(rand.NewPCG(uint64(seed), 43))
+		now, total := buildPair(r, &ref, &bp)
+		bp.clearCert()
+		bp.ruled.clear()
+		for op := range r.IntN(150) {
+			if r.IntN(3) == 0 {
+				// A reservation of no processors: steps split at its
+				// start and end, the function unchanged.
+				from := randTime(r, now)
+				if r.IntN(2) == 0 && len(ref.t) > 1 {
+					from = math.Max(now, ref.t[r.IntN(len(ref.t))]+float64(r.IntN(3)-1))
+				}
+				bp.reserve(from, from+randDur(r), 0)
+				splits++
+				continue
+			}
+			procs, dur := r.IntN(total+2), randDur(r)
+			want := ref.earliest(procs, 0, dur)
+			lb := now
+			if !math.IsInf(want, 1) && r.IntN(2) == 0 {
+				lb = now + r.Float64()*(want-now)
+				if r.IntN(3) == 0 {
+					lb = want
+				}
+			}
+			cf := len(bp.segs)
+			got, _ := bp.earliest(procs, dur, lb)
+			if got != want {
+				t.Fatalf("seed %d op %d: earliest(%d, %v, lb %v) = %v, want %v", seed, op, procs, dur, lb, got, want)
+			}
+			if math.IsInf(want, 1) {
+				continue
+			}
+			checkCertificate(t, seed, op, &ref, bp.flatCert(nil, cf, len(bp.segs)), procs, dur, lb, want)
+			if r.IntN(3) > 0 {
+				ref.reserve(want, want+dur, procs, 0)
+				bp.reserve(want, want+dur, procs)
+			}
+		}
+	}
+	if splits < 10000 {
+		t.Fatalf("only %d splits", splits)
+	}
 }

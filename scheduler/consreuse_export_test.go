@@ -1,0 +1,85 @@
+package scheduler
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// CheckReusePasses makes every pass that reuses (consreuse.go) check,
+// where it hands over to placing, its profile and its kept groups against
+// a reference: the plain array profile of the running jobs (each released
+// at its estimated end) with the kept groups' reservations made in queue
+// order. The block profile must be the same function of time (steps of
+// equal value merged: reuse may leave steps split where the free
+// processors do not change), and every part of a kept group's
+// certificate that is not over must hold on the reference as it stood
+// before that group's reservation: each step it overlaps at least its
+// deficit short of the group's processors. It returns the number of
+// passes checked so far, the first failure ("" if none) and a function
+// that removes the check.
+func CheckReusePasses() (passes *int, failure *string, restore func()) {
+	passes, failure = new(int), new(string)
+	var ref refProfile
+	var cert []certIv
+	var ts []float64
+	var fs []int
+	reuseCheck = func(c *Conservative, v *View) {
+		*passes++
+		if *failure != "" {
+			return
+		}
+		fail := func(format string, a ...any) {
+			*failure = fmt.Sprintf("pass at %v: ", v.Now) + fmt.Sprintf(format, a...)
+		}
+		now := v.Now
+		ref.reset(now, v.Free(), math.Inf(1))
+		for i := range v.Running() {
+			r := v.RunningJob(i)
+			ref.release(math.Max(now, r.EstEnd), r.Procs, 0)
+		}
+		p := &c.bp
+		for k := range c.rs.groups {
+			gr := &c.rs.groups[k]
+			cert = p.flatCert(cert[:0], int(gr.certFrom), int(gr.certTo))
+			for _, iv := range cert {
+				if !(iv.y > now) {
+					continue // over: never read again
+				}
+				for i := range ref.t {
+					end := math.Inf(1)
+					if i+1 < len(ref.t) {
+						end = ref.t[i+1]
+					}
+					if ref.t[i] < iv.y && end > iv.x && int(gr.procs)-ref.free[i] < int(iv.def) {
+						fail("group %d (%d×%d procs at %v): part %+v claims a deficit of %d, step at %v has %d free",
+							k, gr.n, gr.procs, gr.at, iv, iv.def, ref.t[i], ref.free[i])
+						return
+					}
+				}
+			}
+			ref.reserve(gr.at, gr.at+gr.est, int(gr.n)*int(gr.procs), 0)
+		}
+		ts, fs = p.steps(ts[:0], fs[:0])
+		gt, gf := mergeSteps(ts, fs)
+		wt, wf := mergeSteps(slices.Clone(ref.t), slices.Clone(ref.free))
+		if !slices.Equal(gt, wt) || !slices.Equal(gf, wf) {
+			fail("profile %v %v, reference %v %v", gt, gf, wt, wf)
+		}
+	}
+	return passes, failure, func() { reuseCheck = nil }
+}
+
+// mergeSteps drops, in place, every step with the value of the step
+// before it.
+func mergeSteps(ts []float64, fs []int) ([]float64, []int) {
+	w := 0
+	for k := range ts {
+		if k > 0 && fs[k] == fs[w-1] {
+			continue
+		}
+		ts[w], fs[w] = ts[k], fs[k]
+		w++
+	}
+	return ts[:w], fs[:w]
+}

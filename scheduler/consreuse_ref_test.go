@@ -1,0 +1,79 @@
+package scheduler_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"drsim/internal/sharedtest"
+	"drsim/scheduler"
+	"drsim/scheduler/sim"
+	"drsim/workloads"
+)
+
+// TestConservativeReuseProfile checks, at every pass that reuses, the
+// profile and the kept certificates against a reference profile
+// (scheduler.CheckReusePasses: the running jobs released at their
+// estimated ends plus the kept groups' reservations) on random workloads
+// in both overrun rules, both queue orders and both pass modes.
+func TestConservativeReuseProfile(t *testing.T) {
+	specs := []sim.Spec{{}, {Overrun: "extend"}, {Pass: "event"}, {Order: "sef", Overrun: "extend"}}
+	n := checkReuse(t, func(run func(sim.Spec, *workloads.Trace)) {
+		for seed := range 60 {
+			r := rand.New(rand.NewPCG(uint64(seed), 29))
+			tr := randomTrace(r, 300+r.IntN(500), 4+r.IntN(60))
+			for _, s := range specs {
+				s.Seed = uint64(seed + 1)
+				run(s, tr)
+			}
+		}
+	})
+	if n < 2000 {
+		t.Fatalf("only %d passes reused", n)
+	}
+}
+
+// TestConservativeReuseProfileTraces is the same check on the first
+// 20,000 jobs of RICC and CTC-SP2.
+func TestConservativeReuseProfileTraces(t *testing.T) {
+	var specs []sim.Spec
+	for _, name := range []string{"RICC-2010-2.swf.gz", "CTC-SP2-1996-3.1-cln.swf.gz"} {
+		specs = append(specs, sim.Spec{Trace: sharedtest.Path(t, "traces/"+name), Jobs: 20000})
+	}
+	n := checkReuse(t, func(run func(sim.Spec, *workloads.Trace)) {
+		for _, s := range specs {
+			tr, err := sim.Load(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run(s, tr)
+		}
+	})
+	if n < 2000 {
+		t.Fatalf("only %d passes reused", n)
+	}
+}
+
+// checkReuse runs conservative on what cases gives it with the reuse
+// check on, fails at the first failure, and returns the passes checked.
+func checkReuse(t *testing.T, cases func(run func(sim.Spec, *workloads.Trace))) int {
+	t.Helper()
+	passes, failure, restore := scheduler.CheckReusePasses()
+	defer restore()
+	cases(func(s sim.Spec, tr *workloads.Trace) {
+		s.Policy, s.Check = "conservative", true
+		res, err := sim.Run(context.Background(), s, tr, sim.Outputs{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if *failure == "" && res.Stats.NViolations > 0 {
+			*failure = fmt.Sprintf("invariant violations: %v", res.Stats.Violations)
+		}
+		if *failure != "" {
+			t.Fatalf("%s (trace %q, overrun %q, order %q, pass %q, seed %d)", *failure, s.Trace, s.Overrun, s.Order, s.Pass, s.Seed)
+		}
+	})
+	t.Logf("%d passes checked", *passes)
+	return *passes
+}
