@@ -73,6 +73,11 @@ func (e *resvEdges) fill(res []resGroup) {
 // so does the sweep), in blocks filled as build fills them; each block's
 // smallest and largest value is exact. Only the block layout differs from
 // the reserves', which no search's answer depends on.
+//
+// The step write (build's switch) is written out at each of its three
+// places: one loop picking the next of the two streams with a single
+// write cost CEA-Curie and CTC-SP2 conservative 0.9 % more instructions
+// (15.17 → 15.32 G, 3.897 → 3.931 G).
 func (p *blockProfile) buildWith(now float64, free int, runs *runList, res []resGroup, e *resvEdges) {
 	e.fill(res)
 	ets, eds := e.t, e.d
