@@ -66,13 +66,21 @@ import (
 // slotEnd in reuseState.slots and the search's certificate, segments
 // [certFrom, certTo) of blockProfile.segs (certstore.go), whose first
 // part starts at x0 (+Inf: none; kept here for mayLift, which reads it
-// for every group).
+// for every group). pos is the queue position of its first slot when
+// the reuse walk last found its slots at consecutive positions from
+// there (noPos: not so found, or recorded since): the wait queue's
+// chgLo tells the next walk whether they can have moved.
 type resGroup struct {
 	procs, n         int32
 	slotEnd          int32
 	certFrom, certTo int32
+	pos              int32
 	est, at, x0      float64
 }
+
+// noPos is resGroup.pos when the group's slots are not known to be at
+// consecutive queue positions.
+const noPos = math.MinInt32
 
 // setCert makes segments segs[from:to] of p gr's certificate.
 func (gr *resGroup) setCert(p *blockProfile, from, to int) {
@@ -185,25 +193,49 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	w := &e.wq
 	mp := int32(min(v.Total, math.MaxInt32-1))
 	hasD, dEnd := len(rs.d) > 0, rs.dEnd
+	// A group whose slots end at or before lim is where it was checked if
+	// it is there (slots[a:b] with b ≤ chgLo are as at the last pass's
+	// walk) and the suffix bound passes at its last entry (sufCut).
+	lim := min(w.chgLo, sufCut(suf, free))
+	if reuseWalkCheck != nil {
+		reuseWalkCheck(c, v)
+	}
 	for ; g < len(rs.groups); g++ {
 		gr := &rs.groups[g]
 		if !(gr.at > now) {
 			break
 		}
-		want := rs.slots[si:gr.slotEnd]
-		j, sj := i+len(want), int(gr.slotEnd)
-		if !keptAt(w, want, i, free, suf) {
+		// i is the position after the last group, before walkStep's
+		// skip. A group where it was checked, with nothing there
+		// changed since, is where it was: entry i is then live and
+		// within the machine, and the skip stays where it is. Else
+		// (or past the cutoff) it is compared (keptAt) or walked.
+		j, sj := i+int(gr.slotEnd)-si, int(gr.slotEnd)
+		same := int(gr.pos) == i && j <= lim
+		if !same {
+			if i >= 0 && i < len(w.procs) && w.procs[i] > mp { // walkStep
+				i = walkSkip(w, i, v.Total)
+				j = i + int(gr.slotEnd) - si
+			}
+			same = int(gr.pos) == i && j <= lim
+		}
+		if same {
+		} else if want := rs.slots[si:sj]; keptAt(w, want, i, free, suf) {
+			gr.pos = int32(i)
+		} else {
+			gr.pos = noPos
 			if j, sj = walkSlotsEach(w, want, i, si, v.Total, free, suf); sj < 0 {
 				break
 			}
-		} else if j < len(w.procs) && w.procs[j] > mp { // walkStep
-			j = walkSkip(w, j, v.Total)
 		}
 		if hasD && gr.x0 < dEnd && !c.stands(gr, now) { // mayLift
 			break
 		}
-		i, si = j, sj
+		i, si = j, sj // walkStep deferred to the next group
 		c.seen.put(int(gr.procs), gr.est, gr.at)
+	}
+	if i >= 0 && i < len(w.procs) && w.procs[i] > mp { // the deferred walkStep
+		i = walkSkip(w, i, v.Total)
 	}
 	if undo := len(rs.groups) - g; 2*undo > g+v.Running()/8 || len(p.ord) > 2*rs.blocks+8 {
 		c.rebuildKept(v, g)
@@ -247,13 +279,17 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 				break
 			}
 		}
-		want := rs.slots[si:gr.slotEnd] // walkSlots, written out as above
-		j, sj := i+len(want), int(gr.slotEnd)
-		if !keptAt(w, want, i, free, suf) {
+		j, sj := i+int(gr.slotEnd)-si, int(gr.slotEnd) // walkSlots, written out as above
+		if int(gr.pos) == i && j <= lim {
+		} else if want := rs.slots[si:sj]; keptAt(w, want, i, free, suf) {
+			gr.pos = int32(i)
+		} else {
+			gr.pos = noPos
 			if j, sj = walkSlotsEach(w, want, i, si, v.Total, free, suf); sj < 0 {
 				break
 			}
-		} else if j < len(w.procs) && w.procs[j] > mp { // walkStep
+		}
+		if j < len(w.procs) && w.procs[j] > mp { // walkStep
 			j = walkSkip(w, j, v.Total)
 		}
 		procs, est := int(gr.procs), gr.est
@@ -282,6 +318,7 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		c.mergeLeft(g, taken, now)
 	}
 	rs.groups, rs.slots = rs.groups[:g], rs.slots[:si]
+	w.markClean() // every kept group's pos was checked above
 	c.compactCert()
 	if reuseCheck != nil {
 		reuseCheck(c, v)
@@ -300,6 +337,10 @@ func (c *Conservative) rebuildKept(v *View, g int) {
 	c.fast = true
 	c.bp.buildWith(v.Now, v.Free(), &v.e.runs, c.rs.groups[:g], &c.rs.edges)
 }
+
+// reuseWalkCheck, if set (tests only), is called by every pass that
+// reuses before its walk over the kept groups.
+var reuseWalkCheck func(c *Conservative, v *View)
 
 // reuseCheck, if set (tests only), is called at the end of every pass
 // that reuses, with the profile and the kept groups as the pass goes on
@@ -366,6 +407,25 @@ func walkSlots(w *waitQueue, want []int32, i, si, total, free int, suf []int32) 
 func keptAt(w *waitQueue, want []int32, i, free int, suf []int32) bool {
 	j := i + len(want)
 	return i >= 0 && len(want) > 0 && j <= len(w.slots) && free >= int(suf[(j-1)>>groupShift]) && slices.Equal(w.slots[i:j], want)
+}
+
+// sufCut returns the first queue position whose group's suffix bound
+// suf (which only grows along the queue) is above free, as a position
+// bound: free >= suf[(j-1)>>groupShift] for 0 < j exactly when
+// j <= sufCut(suf, free) (math.MaxInt when no bound is above free).
+func sufCut(suf []int32, free int) int {
+	lo, hi := 0, len(suf)
+	for lo < hi {
+		if m := int(uint(lo+hi) >> 1); int(suf[m]) > free {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	if lo == len(suf) {
+		return math.MaxInt
+	}
+	return lo << groupShift
 }
 
 // walkSlotsEach is walkSlots one entry at a time. It writes walkStep
@@ -596,7 +656,7 @@ func (c *Conservative) recordGroup() {
 	if !rs.rec || !(r.at > c.now) {
 		return
 	}
-	rs.groups = append(rs.groups, resGroup{procs: int32(r.procs), n: int32(r.pending), slotEnd: int32(len(rs.slots)), est: r.est, at: r.at})
+	rs.groups = append(rs.groups, resGroup{procs: int32(r.procs), n: int32(r.pending), slotEnd: int32(len(rs.slots)), pos: noPos, est: r.est, at: r.at})
 	rs.groups[len(rs.groups)-1].setCert(&c.bp, int(rs.cert0), len(c.bp.segs))
 }
 

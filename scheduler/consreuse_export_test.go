@@ -83,3 +83,32 @@ func mergeSteps(ts []float64, fs []int) ([]float64, []int) {
 	}
 	return ts[:w], fs[:w]
 }
+
+// CheckReuseWalk makes every pass that reuses check, before its walk
+// over the kept groups, what lets the walk skip a group's compare: every
+// kept group with a position (resGroup.pos) whose slots end at or below
+// the wait queue's chgLo has its slots at consecutive positions from pos.
+// It returns the number of groups that met the condition (and were
+// checked), the first failure ("" if none) and a function that removes
+// the check.
+func CheckReuseWalk() (checked *int, failure *string, restore func()) {
+	checked, failure = new(int), new(string)
+	reuseWalkCheck = func(c *Conservative, v *View) {
+		w, rs := &v.e.wq, &c.rs
+		si := 0
+		for k := range rs.groups {
+			gr := &rs.groups[k]
+			want := rs.slots[si:gr.slotEnd]
+			si = int(gr.slotEnd)
+			if gr.pos == noPos || int(gr.pos)+len(want) > w.chgLo {
+				continue
+			}
+			*checked++
+			if *failure == "" && !slices.Equal(w.slots[gr.pos:int(gr.pos)+len(want)], want) {
+				*failure = fmt.Sprintf("pass at %v: group %d at %d (chgLo %d): slots %v, queue %v",
+					v.Now, k, gr.pos, w.chgLo, want, w.slots[gr.pos:int(gr.pos)+len(want)])
+			}
+		}
+	}
+	return checked, failure, func() { reuseWalkCheck = nil }
+}

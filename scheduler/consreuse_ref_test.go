@@ -77,3 +77,44 @@ func checkReuse(t *testing.T, cases func(run func(sim.Spec, *workloads.Trace))) 
 	t.Logf("%d passes checked", *passes)
 	return *passes
 }
+
+// TestConservativeReuseWalkSkips checks, at every pass that reuses, what
+// lets its walk skip a kept group's compare with the wait queue
+// (scheduler.CheckReuseWalk) on random workloads in both overrun rules,
+// both queue orders and both pass modes, and on the first 20,000 jobs
+// of RICC and CTC-SP2.
+func TestConservativeReuseWalkSkips(t *testing.T) {
+	checked, failure, restore := scheduler.CheckReuseWalk()
+	defer restore()
+	run := func(s sim.Spec, tr *workloads.Trace) {
+		s.Policy = "conservative"
+		if _, err := sim.Run(context.Background(), s, tr, sim.Outputs{}); err != nil {
+			t.Fatal(err)
+		}
+		if *failure != "" {
+			t.Fatalf("%s (trace %q, overrun %q, order %q, pass %q, seed %d)", *failure, s.Trace, s.Overrun, s.Order, s.Pass, s.Seed)
+		}
+	}
+	specs := []sim.Spec{{}, {Overrun: "extend"}, {Pass: "event"}, {Order: "sef", Overrun: "extend"}}
+	for seed := range 60 {
+		r := rand.New(rand.NewPCG(uint64(seed), 31))
+		tr := randomTrace(r, 300+r.IntN(500), 4+r.IntN(60))
+		for _, s := range specs {
+			s.Seed = uint64(seed + 1)
+			run(s, tr)
+		}
+	}
+	random := *checked
+	for _, name := range []string{"RICC-2010-2.swf.gz", "CTC-SP2-1996-3.1-cln.swf.gz"} {
+		s := sim.Spec{Trace: sharedtest.Path(t, "traces/"+name), Jobs: 20000}
+		tr, err := sim.Load(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run(s, tr)
+	}
+	t.Logf("groups checked: %d on random workloads, %d on traces", random, *checked-random)
+	if random < 1000 || *checked-random < 10000 {
+		t.Fatalf("only %d and %d groups checked", random, *checked-random)
+	}
+}

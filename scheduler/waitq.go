@@ -17,7 +17,15 @@ type waitQueue struct {
 	block bounds    // per block of 16 groups
 	live  int
 	head  int // no live entry before this index
+	// chgLo is the lowest index whose slot changed (a remove, insert or
+	// compact) since the last markClean: slots[a:b] with b ≤ chgLo are
+	// as they were then (push changes no existing index). Zero until the
+	// first markClean. Conservative's reuse walk reads it (consreuse.go).
+	chgLo int
 }
+
+// markClean starts a new record of changed indices (chgLo).
+func (w *waitQueue) markClean() { w.chgLo = math.MaxInt }
 
 // bounds are per-range lower bounds of the processors and estimates of the
 // entries in each range. A bound is stale when an entry at it left; it is
@@ -85,6 +93,7 @@ func (w *waitQueue) push(slot int32, procs int, est, pw float64) {
 func (w *waitQueue) remove(i int) {
 	p, e := w.procs[i], w.est[i]
 	w.slots[i] = -1
+	w.chgLo = min(w.chgLo, i)
 	w.procs[i] = math.MaxInt32
 	w.est[i] = math.Inf(1)
 	w.live--
@@ -254,6 +263,7 @@ func (w *waitQueue) compact() {
 	}
 	w.slots, w.procs, w.est, w.pw = w.slots[:k], w.procs[:k], w.est[:k], w.pw[:k]
 	w.head = 0
+	w.chgLo = 0 // also covers priority.go's sort of the compacted slots
 	w.rebuild()
 }
 
@@ -301,6 +311,7 @@ func (w *waitQueue) insert(i int, slot int32, procs int, est, pw float64) {
 	copy(w.est[i+1:], w.est[i:])
 	copy(w.pw[i+1:], w.pw[i:])
 	w.slots[i], w.procs[i], w.est[i], w.pw[i] = slot, int32(procs), est, pw
+	w.chgLo = min(w.chgLo, i)
 	w.live++
 	w.head = 0
 	w.rebuild()
