@@ -574,10 +574,6 @@ func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
 		if k >= n {
 			continue // no step left in the block
 		}
-		y := math.Inf(1)
-		if pos+1 < len(p.ord) {
-			y = p.first[pos+1]
-		}
 		if p.hi[pos] < need {
 			hi := p.hi[pos]
 			if k > 0 {
@@ -586,7 +582,7 @@ func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
 					hi = max(hi, v)
 				}
 			}
-			p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: int32(procs - (hi + a)), pass: p.certPass})
+			p.cert = append(p.cert, certIv{x: p.t[b+k], y: p.blockEnd(pos), def: int32(procs - (hi + a)), pass: p.certPass})
 			continue
 		}
 		fs := p.f[b : b+n]
@@ -604,9 +600,19 @@ func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
 		if k0 == 0 {
 			p.hi[pos] = hi // the whole block was read: tighten its bound
 		}
-		p.cert = append(p.cert, certIv{x: p.t[b+k0], y: y, def: int32(procs - (hi + a)), pass: p.certPass})
+		p.cert = append(p.cert, certIv{x: p.t[b+k0], y: p.blockEnd(pos), def: int32(procs - (hi + a)), pass: p.certPass})
 	}
 	return -1, 0
+}
+
+// blockEnd returns the time the block at pos ends: the next block's
+// first step, or +Inf for the last block. (nextFitRec reads it only for
+// the parts that reach it, not on its way to the step it returns.)
+func (p *blockProfile) blockEnd(pos int) float64 {
+	if pos+1 < len(p.first) {
+		return p.first[pos+1]
+	}
+	return math.Inf(1)
 }
 
 // nextBlock returns the first step after (pos, k) that starts before end
