@@ -352,7 +352,8 @@ func (c *Conservative) lastCandidateAt(v *View, i, cand int, at float64) int {
 	built := false
 	// most is the frontier's first point, the most processors any window
 	// from at has: a job or range above it is ruled out without frontMin.
-	most := math.MaxInt
+	// Until the frontier is built it only rules out tombstones.
+	most := math.MaxInt32 - 1
 	// fm is frontMin's answer for the window end fe (NaN: none yet).
 	fe, fm := math.NaN(), 0
 	for ; cand >= i; cand-- {
@@ -372,8 +373,10 @@ func (c *Conservative) lastCandidateAt(v *View, i, cand int, at float64) int {
 				}
 			}
 		}
-		p := int(w.procs[cand]) // math.MaxInt32 for a tombstone
-		if p == math.MaxInt32 {
+		// A tombstone's processors are math.MaxInt32, above most: one
+		// test skips it and a job too large for the frontier.
+		p := int(w.procs[cand])
+		if p > most {
 			continue
 		}
 		if !built {
@@ -388,9 +391,9 @@ func (c *Conservative) lastCandidateAt(v *View, i, cand int, at float64) int {
 			}
 			c.front = c.bp.frontierFrom(at, c.front[:0])
 			built, most = true, c.front[0].min
-		}
-		if p > most {
-			continue
+			if p > most {
+				continue
+			}
 		}
 		// Runs of identical jobs ask frontMin the same end over and over.
 		if end := at + w.est[cand]; end != fe {

@@ -206,11 +206,27 @@ func (p *blockProfile) locate(t float64) (pos, k int) {
 	if t <= p.first[0] || len(p.ord) == 1 && p.n[0] == 1 {
 		return 0, 0 // a search from now
 	}
-	pos = max(0, sortSearchF(p.first, t)-1)
+	// Profiles are mostly a few blocks long, and the step is found by
+	// stepping on rather than by binary searches, whose branches were
+	// mispredicted about every other step; a long profile's blocks are
+	// still searched.
+	if fs := p.first; len(fs) > locateLinear {
+		pos = max(0, sortSearchF(fs, t)-1)
+	} else {
+		for pos+1 < len(fs) && fs[pos+1] <= t {
+			pos++
+		}
+	}
 	b, n := p.base(pos), int(p.n[pos])
-	k = max(0, sortSearchF(p.t[b:b+n], t)-1)
+	ts := p.t[b+1 : b+n]
+	for k < len(ts) && ts[k] <= t {
+		k++
+	}
 	return pos, k
 }
+
+// locateLinear is the most blocks locate walks rather than searches.
+const locateLinear = 8
 
 // sortSearchF returns the number of elements of a (sorted) that are ≤ t.
 func sortSearchF(a []float64, t float64) int {
@@ -229,19 +245,9 @@ func sortSearchF(a []float64, t float64) int {
 // split makes sure a step starts at t (t after the first step's time) and
 // returns its position and index.
 func (p *blockProfile) split(t float64) (pos, k int) {
-	pos, k, _ = p.splitFrom(t, 0)
+	pos, k = p.locate(t)
+	pos, k, _ = p.splitAt(t, pos, k)
 	return pos, k
-}
-
-// splitFrom is split for a t at or after the first step of the block at
-// position from. It also returns the position of the block it split in
-// two to make room (its second half is then at that position plus one),
-// or -1.
-func (p *blockProfile) splitFrom(t float64, from int) (pos, k, halved int) {
-	pos = from + max(0, sortSearchF(p.first[from:], t)-1)
-	b, n := p.base(pos), int(p.n[pos])
-	k = max(0, sortSearchF(p.t[b:b+n], t)-1)
-	return p.splitAt(t, pos, k)
 }
 
 // splitAfter is split for a t after the step (pos, k) starts: a
@@ -257,12 +263,21 @@ func (p *blockProfile) splitAfter(t float64, pos, k int) (int, int, int) {
 		}
 		pos, k = pos+1, 0
 	}
+	// The step in force at t is found by stepping on from k rather than
+	// by a binary search: the end is mostly a few steps on, and the
+	// search's branches were mispredicted about every other step.
 	b, n := p.base(pos), int(p.n[pos])
-	k += sortSearchF(p.t[b+k+1:b+n], t)
-	return p.splitAt(t, pos, k)
+	ts := p.t[b+k+1 : b+n]
+	j := 0
+	for j < len(ts) && ts[j] <= t {
+		j++
+	}
+	return p.splitAt(t, pos, k+j)
 }
 
-// splitAt is splitFrom once the step in force at t, (pos, k), is known.
+// splitAt is split once the step in force at t, (pos, k), is known. It
+// also returns the position of the block it split in two to make room
+// (its second half is then at that position plus one), or -1.
 func (p *blockProfile) splitAt(t float64, pos, k int) (int, int, int) {
 	b := p.base(pos)
 	if p.t[b+k] == t {
@@ -277,10 +292,17 @@ func (p *blockProfile) splitAt(t float64, pos, k int) (int, int, int) {
 		}
 		b = p.base(pos)
 	}
+	// Both arrays move in one loop: memmove's dispatch on the length
+	// mispredicted once or more per call.
 	n := int(p.n[pos])
-	copy(p.t[b+k+2:b+n+1], p.t[b+k+1:b+n])
-	copy(p.f[b+k+2:b+n+1], p.f[b+k+1:b+n])
-	p.t[b+k+1], p.f[b+k+1] = t, p.f[b+k]
+	v := p.f[b+k] // the new step has the value in force at t
+	ts := p.t[b+k+1 : b+n+1]
+	fs := p.f[b+k+1 : b+n+1]
+	fs = fs[:len(ts)]
+	for i := len(ts) - 1; i > 0; i-- {
+		ts[i], fs[i] = ts[i-1], fs[i-1]
+	}
+	ts[0], fs[0] = t, v
 	p.n[pos]++
 	return pos, k + 1, halved
 }
@@ -552,10 +574,6 @@ func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
 		if k >= n {
 			continue // no step left in the block
 		}
-		y := math.Inf(1)
-		if pos+1 < len(p.ord) {
-			y = p.first[pos+1]
-		}
 		if p.hi[pos] < need {
 			hi := p.hi[pos]
 			if k > 0 {
@@ -564,7 +582,7 @@ func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
 					hi = max(hi, v)
 				}
 			}
-			p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: int32(procs - (hi + a)), pass: p.certPass})
+			p.cert = append(p.cert, certIv{x: p.t[b+k], y: p.blockEnd(pos), def: int32(procs - (hi + a)), pass: p.certPass})
 			continue
 		}
 		fs := p.f[b : b+n]
@@ -582,9 +600,19 @@ func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
 		if k0 == 0 {
 			p.hi[pos] = hi // the whole block was read: tighten its bound
 		}
-		p.cert = append(p.cert, certIv{x: p.t[b+k0], y: y, def: int32(procs - (hi + a)), pass: p.certPass})
+		p.cert = append(p.cert, certIv{x: p.t[b+k0], y: p.blockEnd(pos), def: int32(procs - (hi + a)), pass: p.certPass})
 	}
 	return -1, 0
+}
+
+// blockEnd returns the time the block at pos ends: the next block's
+// first step, or +Inf for the last block. (nextFitRec reads it only for
+// the parts that reach it, not on its way to the step it returns.)
+func (p *blockProfile) blockEnd(pos int) float64 {
+	if pos+1 < len(p.first) {
+		return p.first[pos+1]
+	}
+	return math.Inf(1)
 }
 
 // nextBlock returns the first step after (pos, k) that starts before end
