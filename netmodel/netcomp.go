@@ -179,6 +179,7 @@ func (n *Network) nextStamp() uint32 {
 			n.links[l].stamp = 0
 		}
 		clear(n.compStamp)
+		clear(n.pstamp)
 		n.stamp = 1
 	}
 	return n.stamp

@@ -124,7 +124,8 @@ type Network struct {
 	glink    []int32     // per link: its topology link (dense's inverse)
 	links    []netLink   // per link: capacity, load and the solve's state
 	amax     []float64   // per shared link: at least the largest rate alone of its jobs (netslack.go)
-	tight    []bool      // per link: shared and not slack (netslack.go), so on its jobs' shared lists
+	tight    []bool      // per link: shared and not slack (netslack.go), so on its jobs' shared lists unless shadowed
+	shadow   []int32     // per link: 1 + the link that dominates it (netshadow.go), 0: none
 	lvl      []float64   // per link: the solve's level rem/lsum (valid as links[l].rem)
 	linkJobs [][]linkUse // per link: the jobs with a flow on it, in no particular order
 	count    []int32     // scratch: flows per topology link while adding a job
@@ -140,10 +141,14 @@ type Network struct {
 	compStamp []uint32 // per component: stamp of the last join to reach it
 	stamp     uint32
 	mm        mmScratch
-	uf        []int32 // per solve index: union-find parent (remove solves)
-	classes   int     // the number of union-find classes after a remove solve
-	pieceComp []int32 // per solve index of a class root: the class's component
-	pieces    []int32 // scratch: component ids an add joins
+	uf        []int32     // per solve index: union-find parent (remove solves)
+	classes   int         // the number of union-find classes after a remove solve
+	pieceComp []int32     // per solve index of a class root: the class's component
+	pieces    []int32     // scratch: component ids an add joins
+	pairs     []pairLink  // scratch: an add's links turned shared by two jobs (netshadow.go)
+	pclass    []pairClass // scratch: their classes
+	pstamp    []uint32    // per job index: stamp of the add whose pairs it is partner in
+	phead     []int32     // per job index: its first class in pclass (that add)
 	changed   []int32
 	route     []int32
 	flows     []Flow
@@ -190,6 +195,7 @@ func (n *Network) denseOf(l int32) int32 {
 	n.glink = append(n.glink, l)
 	n.amax = append(n.amax, 0)
 	n.tight = append(n.tight, false)
+	n.shadow = append(n.shadow, 0)
 	n.linkJobs = append(n.linkJobs, nil)
 	return d
 }
@@ -365,6 +371,7 @@ func (n *Network) insert(k int32) []int32 {
 	j.shared, j.coef, j.priv, j.dirty = j.shared[:0], j.coef[:0], math.Inf(1), false
 	loads := j.load[:len(j.links)] // one bounds check, not one per link
 	alone := j.alone
+	n.pairs = n.pairs[:0]
 	for i, l := range j.links {
 		ljp := &n.linkJobs[l]
 		lj := *ljp
@@ -386,20 +393,32 @@ func (n *Network) insert(k int32) []int32 {
 			}
 			n.amax[l] = a
 			t := n.isTight(p, a)
-			if len(lj) == 1 {
-				n.nowShared(lj[0], l, t)
-			} else if t && !n.tight[l] {
-				for _, u := range lj {
-					n.nowTight(u, l)
-				}
-			}
+			ltight := n.tight[l]
 			n.tight[l] = t
-			if t {
-				j.shared = append(j.shared, l)
-				j.coef = append(j.coef, load)
+			if len(lj) == 1 {
+				if t { // listed or shadowed after the loop (netshadow.go)
+					n.pairs = append(n.pairs, pairLink{l, lj[0], load, 0})
+				} else {
+					n.nowShared(lj[0], l, false)
+				}
+			} else {
+				if t && (!ltight || n.shadow[l] != 0) {
+					// turned tight, or a shadowed pair link gains a third job
+					n.shadow[l] = 0
+					for _, u := range lj {
+						n.nowTight(u, l)
+					}
+				}
+				if t {
+					j.shared = append(j.shared, l)
+					j.coef = append(j.coef, load)
+				}
 			}
 		}
 		*ljp = append(*ljp, linkUse{k, load}) // in place: the length only, unless it grows
+	}
+	if len(n.pairs) > 0 {
+		n.listPairs(k)
 	}
 	n.idx[j.id] = k
 	comp := n.join(k)
@@ -465,7 +484,12 @@ func (n *Network) Remove(job int32) []int32 {
 		p := &n.links[l]
 		p.load -= loads[i]
 		if last == 1 {
-			n.nowPrivate(lj[0], l, n.tight[l])
+			if s := &n.shadow[l]; *s != 0 { // listed on no job (netshadow.go)
+				*s = 0
+				n.nowPrivate(lj[0], l, false)
+			} else {
+				n.nowPrivate(lj[0], l, n.tight[l])
+			}
 			n.tight[l] = false
 		} else if last > 1 && n.tight[l] && !n.isTight(p, n.amax[l]) {
 			// a lower load: tight may turn slack, never back (netslack.go)
@@ -502,7 +526,7 @@ func (n *Network) classify(j *netJob) {
 	loads := j.load[:len(j.links)]
 	for i, l := range j.links {
 		if len(n.linkJobs[l]) > 1 {
-			if n.tight[l] { // a slack link bounds nothing (netslack.go)
+			if n.tight[l] && n.shadow[l] == 0 { // a slack link bounds nothing (netslack.go), a shadowed one no more than its dominator (netshadow.go)
 				j.shared = append(j.shared, l)
 				j.coef = append(j.coef, loads[i])
 			}
