@@ -39,6 +39,7 @@ package netmodel
 // pairLink is a link that turned shared by job k (being added, load on
 // it) and one other job u, and tight: class is its pairClass.
 type pairLink struct {
+	bw    float64
 	l     int32
 	u     linkUse
 	load  int32
@@ -75,11 +76,14 @@ func (n *Network) listPairs(k int32) {
 	st := n.nextStamp()
 	cls := n.pclass[:0]
 	pairs := n.pairs
+	last := int32(-1) // the class of the pair link before: runs of links share one
 	for i := range pairs {
 		pl := &pairs[i]
-		bw := n.links[pl.l].bw
+		bw := pl.bw
 		c := int32(-1)
-		if n.pstamp[pl.u.k] == st {
+		if last >= 0 && cls[last].u == pl.u && cls[last].load == pl.load {
+			c = last
+		} else if n.pstamp[pl.u.k] == st {
 			for c = n.phead[pl.u.k]; c >= 0; c = cls[c].next {
 				if cls[c].u.n == pl.u.n && cls[c].load == pl.load {
 					break
@@ -96,7 +100,7 @@ func (n *Network) listPairs(k int32) {
 		} else if bw < cls[c].bw {
 			cls[c].rep, cls[c].bw = pl.l, bw
 		}
-		pl.class = c
+		pl.class, last = c, c
 	}
 	n.pclass = cls
 	for _, pl := range pairs {

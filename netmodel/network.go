@@ -188,6 +188,14 @@ func (n *Network) denseOf(l int32) int32 {
 	if d := n.dense[l]; d >= 0 {
 		return d
 	}
+	return n.newDense(l)
+}
+
+// newDense numbers topology link l, not numbered yet: denseOf's rare
+// path, a call of its own so that denseOf inlines.
+//
+//go:noinline
+func (n *Network) newDense(l int32) int32 {
 	d := int32(len(n.links))
 	n.dense[l] = d
 	n.links = append(n.links, netLink{bw: n.t.links[l].BW})
@@ -397,7 +405,7 @@ func (n *Network) insert(k int32) []int32 {
 			n.tight[l] = t
 			if len(lj) == 1 {
 				if t { // listed or shadowed after the loop (netshadow.go)
-					n.pairs = append(n.pairs, pairLink{l, lj[0], load, 0})
+					n.pairs = append(n.pairs, pairLink{p.bw, l, lj[0], load, 0})
 				} else {
 					n.nowShared(lj[0], l, false)
 				}
