@@ -179,7 +179,6 @@ func (n *Network) nextStamp() uint32 {
 			n.links[l].stamp = 0
 		}
 		clear(n.compStamp)
-		clear(n.pstamp)
 		n.stamp = 1
 	}
 	return n.stamp

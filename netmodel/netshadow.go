@@ -46,15 +46,24 @@ type pairLink struct {
 	class int32
 }
 
-// pairClass is the pair links of one add with the same other job and the
-// same loads: rep is its link of least bandwidth bw, next the partner's
-// next class (−1: none).
+// pairClass is a class of links of one add: for listPairs, the pair links
+// with the same other job u and the same load of k; for rejoin, the links
+// with the same jobs and flows. rep is its link of least bandwidth bw.
 type pairClass struct {
 	u    linkUse
 	load int32
 	rep  int32
 	bw   float64
-	next int32
+}
+
+// pairSlot is a slot of listPairs' table: a pairClass, filled by the call
+// with that stamp.
+type pairSlot struct {
+	u     linkUse
+	load  int32
+	stamp uint32
+	rep   int32
+	bw    float64
 }
 
 // listPairs puts the representative of each class of the pair links
@@ -69,42 +78,44 @@ func (n *Network) listPairs(k int32) {
 		}
 		return
 	}
-	if len(n.pstamp) < len(n.jobs) {
-		n.pstamp = append(n.pstamp, make([]uint32, len(n.jobs)-len(n.pstamp))...)
-		n.phead = append(n.phead, make([]int32, len(n.jobs)-len(n.phead))...)
-	}
-	st := n.nextStamp()
-	cls := n.pclass[:0]
 	pairs := n.pairs
-	last := int32(-1) // the class of the pair link before: runs of links share one
+	// The classes in an open-addressed table of at least twice as many
+	// slots as pairs, its slots stamped by the call that filled them.
+	bits := uint(4)
+	for 1<<bits < 2*len(pairs) {
+		bits++
+	}
+	if len(n.ptab) < 1<<bits {
+		n.ptab = make([]pairSlot, 1<<bits)
+		n.pst = 0
+	}
+	n.pst++
+	if n.pst == 0 { // wrapped: clear the stamps once every 2³² adds
+		clear(n.ptab)
+		n.pst = 1
+	}
+	st, tab, mask := n.pst, n.ptab[:1<<bits], uint64(1)<<bits-1
 	for i := range pairs {
 		pl := &pairs[i]
-		bw := pl.bw
-		c := int32(-1)
-		if last >= 0 && cls[last].u == pl.u && cls[last].load == pl.load {
-			c = last
-		} else if n.pstamp[pl.u.k] == st {
-			for c = n.phead[pl.u.k]; c >= 0; c = cls[c].next {
-				if cls[c].u.n == pl.u.n && cls[c].load == pl.load {
-					break
-				}
+		h := (uint64(uint32(pl.u.k))*0x9E3779B97F4A7C15 ^ uint64(uint32(pl.u.n))*0xC2B2AE3D27D4EB4F ^ uint64(uint32(pl.load))) >> (64 - bits)
+		for {
+			e := &tab[h]
+			if e.stamp != st {
+				*e = pairSlot{pl.u, pl.load, st, pl.l, pl.bw}
+				break
 			}
-		} else {
-			n.pstamp[pl.u.k] = st
-			n.phead[pl.u.k] = -1
+			if e.u == pl.u && e.load == pl.load {
+				if pl.bw < e.bw {
+					e.rep, e.bw = pl.l, pl.bw
+				}
+				break
+			}
+			h = (h + 1) & mask
 		}
-		if c < 0 {
-			c = int32(len(cls))
-			cls = append(cls, pairClass{pl.u, pl.load, pl.l, bw, n.phead[pl.u.k]})
-			n.phead[pl.u.k] = c
-		} else if bw < cls[c].bw {
-			cls[c].rep, cls[c].bw = pl.l, bw
-		}
-		pl.class, last = c, c
+		pl.class = int32(h)
 	}
-	n.pclass = cls
 	for _, pl := range pairs {
-		if r := cls[pl.class].rep; r != pl.l {
+		if r := tab[pl.class].rep; r != pl.l {
 			n.shadow[pl.l] = 1 + r
 			n.nowShared(pl.u, pl.l, false)
 			continue
@@ -112,4 +123,72 @@ func (n *Network) listPairs(k int32) {
 		n.nowShared(pl.u, pl.l, true)
 		j.shared, j.coef = append(j.shared, pl.l), append(j.coef, pl.load)
 	}
+}
+
+// rejoin decides, for each shadowed link that the add of job k joins
+// (n.joined: its bandwidth, the link, its dominator as u.k and k's load),
+// whether it stays shadowed: it does when k joins its dominator r too with
+// at least that load (r still carries every job of the link, with at
+// least its flows). The others are grouped by their jobs and flows
+// (sameJobs): the one of least bandwidth in each group is listed on its
+// jobs' shared lists (k's included) and shadows the rest.
+func (n *Network) rejoin(k int32) {
+	cls := n.pclass[:0]
+	joined := n.joined
+	for i := range joined {
+		jl := &joined[i]
+		r, load := jl.u.k, jl.load
+		if lj := n.linkJobs[r]; lj[len(lj)-1].k == k && lj[len(lj)-1].n >= load {
+			// k's entry is appended last, and only in this add
+			jl.class = -1
+			continue
+		}
+		c := int32(0)
+		for c < int32(len(cls)) && (cls[c].load != load || !n.sameJobs(jl.l, cls[c].rep)) {
+			c++
+		}
+		if c == int32(len(cls)) {
+			cls = append(cls, pairClass{jl.u, load, jl.l, jl.bw})
+		} else if jl.bw < cls[c].bw {
+			cls[c].rep, cls[c].bw = jl.l, jl.bw
+		}
+		jl.class = c
+	}
+	n.pclass = cls
+	for _, jl := range joined {
+		if jl.class < 0 {
+			continue
+		}
+		if r := cls[jl.class].rep; r != jl.l {
+			n.shadow[jl.l] = 1 + r
+			continue
+		}
+		n.shadow[jl.l] = 0
+		for _, u := range n.linkJobs[jl.l] {
+			n.nowTight(u, jl.l) // k's entry too
+		}
+	}
+}
+
+// sameJobs reports whether links a and b carry the same jobs with the same
+// flows (their lists are short: an entry each is looked up in the other's;
+// a job is listed once on a link).
+func (n *Network) sameJobs(a, b int32) bool {
+	la, lb := n.linkJobs[a], n.linkJobs[b]
+	if len(la) != len(lb) {
+		return false
+	}
+	for _, u := range la {
+		found := false
+		for _, v := range lb {
+			if v == u {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }

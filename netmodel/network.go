@@ -146,9 +146,10 @@ type Network struct {
 	pieceComp []int32     // per solve index of a class root: the class's component
 	pieces    []int32     // scratch: component ids an add joins
 	pairs     []pairLink  // scratch: an add's links turned shared by two jobs (netshadow.go)
-	pclass    []pairClass // scratch: their classes
-	pstamp    []uint32    // per job index: stamp of the add whose pairs it is partner in
-	phead     []int32     // per job index: its first class in pclass (that add)
+	joined    []pairLink  // scratch: shadowed links an add joins, u.k their dominator (netshadow.go)
+	pclass    []pairClass // scratch: rejoin's classes
+	ptab      []pairSlot  // scratch: listPairs' classes, by hash
+	pst       uint32      // stamp of listPairs' last call
 	changed   []int32
 	route     []int32
 	flows     []Flow
@@ -379,7 +380,7 @@ func (n *Network) insert(k int32) []int32 {
 	j.shared, j.coef, j.priv, j.dirty = j.shared[:0], j.coef[:0], math.Inf(1), false
 	loads := j.load[:len(j.links)] // one bounds check, not one per link
 	alone := j.alone
-	n.pairs = n.pairs[:0]
+	n.pairs, n.joined = n.pairs[:0], n.joined[:0]
 	for i, l := range j.links {
 		ljp := &n.linkJobs[l]
 		lj := *ljp
@@ -409,10 +410,12 @@ func (n *Network) insert(k int32) []int32 {
 				} else {
 					n.nowShared(lj[0], l, false)
 				}
+			} else if ltight && n.shadow[l] != 0 {
+				// a shadowed link (tight) gains k: decided after the
+				// loop (netshadow.go)
+				n.joined = append(n.joined, pairLink{p.bw, l, linkUse{n.shadow[l] - 1, 0}, load, 0})
 			} else {
-				if t && (!ltight || n.shadow[l] != 0) {
-					// turned tight, or a shadowed pair link gains a third job
-					n.shadow[l] = 0
+				if t && !ltight {
 					for _, u := range lj {
 						n.nowTight(u, l)
 					}
@@ -424,6 +427,9 @@ func (n *Network) insert(k int32) []int32 {
 			}
 		}
 		*ljp = append(*ljp, linkUse{k, load}) // in place: the length only, unless it grows
+	}
+	if len(n.joined) > 0 {
+		n.rejoin(k)
 	}
 	if len(n.pairs) > 0 {
 		n.listPairs(k)
@@ -492,16 +498,19 @@ func (n *Network) Remove(job int32) []int32 {
 		p := &n.links[l]
 		p.load -= loads[i]
 		if last == 1 {
-			if s := &n.shadow[l]; *s != 0 { // listed on no job (netshadow.go)
-				*s = 0
-				n.nowPrivate(lj[0], l, false)
-			} else {
-				n.nowPrivate(lj[0], l, n.tight[l])
+			t := n.tight[l]
+			if s := &n.shadow[l]; t && *s != 0 { // listed on no job (netshadow.go)
+				*s, t = 0, false
 			}
+			n.nowPrivate(lj[0], l, t)
 			n.tight[l] = false
 		} else if last > 1 && n.tight[l] && !n.isTight(p, n.amax[l]) {
 			// a lower load: tight may turn slack, never back (netslack.go)
 			n.tight[l] = false
+			if s := &n.shadow[l]; *s != 0 { // on no list
+				*s = 0
+				continue
+			}
 			for _, u := range lj {
 				n.nowSlack(u, l)
 			}

@@ -566,7 +566,7 @@ func (n *Network) checkComponents() (slack int, err error) {
 var shadowSeen int
 
 // checkShadow checks that link r dominates shadowed link l (netshadow.go):
-// l is tight with exactly two jobs, r carries both with at least their
+// l is tight and shared, r carries its jobs with at least their
 // flows on l and has no more bandwidth, and r is listed (tight, not
 // shadowed) or slack (shared, not tight).
 func (n *Network) checkShadow(l, r int32) error {
@@ -574,7 +574,7 @@ func (n *Network) checkShadow(l, r int32) error {
 	switch {
 	case !n.finite:
 		return fmt.Errorf("link %d: shadowed on a network with infinite links", l)
-	case len(lj) != 2 || !n.tight[l]:
+	case len(lj) < 2 || !n.tight[l]:
 		return fmt.Errorf("link %d: shadowed with %d jobs, tight %v", l, len(lj), n.tight[l])
 	case n.links[r].bw > n.links[l].bw:
 		return fmt.Errorf("link %d: shadowed by %d of more bandwidth", l, r)
