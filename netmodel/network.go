@@ -402,20 +402,18 @@ func (n *Network) insert(k int32) []int32 {
 			}
 			n.amax[l] = a
 			t := n.isTight(p, a)
-			ltight := n.tight[l]
-			n.tight[l] = t
 			if len(lj) == 1 {
 				if t { // listed or shadowed after the loop (netshadow.go)
 					n.pairs = append(n.pairs, pairLink{p.bw, l, lj[0], load, 0})
 				} else {
 					n.nowShared(lj[0], l, false)
 				}
-			} else if ltight && n.shadow[l] != 0 {
-				// a shadowed link (tight) gains k: decided after the
-				// loop (netshadow.go)
-				n.joined = append(n.joined, pairLink{p.bw, l, linkUse{n.shadow[l] - 1, 0}, load, 0})
+			} else if r := n.shadow[l]; r != 0 {
+				// a shadowed link (tight, so t) gains k: decided after
+				// the loop (netshadow.go)
+				n.joined = append(n.joined, pairLink{p.bw, l, linkUse{r - 1, 0}, load, 0})
 			} else {
-				if t && !ltight {
+				if t && !n.tight[l] {
 					for _, u := range lj {
 						n.nowTight(u, l)
 					}
@@ -425,6 +423,7 @@ func (n *Network) insert(k int32) []int32 {
 					j.coef = append(j.coef, load)
 				}
 			}
+			n.tight[l] = t
 		}
 		*ljp = append(*ljp, linkUse{k, load}) // in place: the length only, unless it grows
 	}
@@ -498,22 +497,18 @@ func (n *Network) Remove(job int32) []int32 {
 		p := &n.links[l]
 		p.load -= loads[i]
 		if last == 1 {
-			t := n.tight[l]
-			if s := &n.shadow[l]; t && *s != 0 { // listed on no job (netshadow.go)
-				*s, t = 0, false
-			}
-			n.nowPrivate(lj[0], l, t)
-			n.tight[l] = false
+			// a shadowed link is listed on no job (netshadow.go)
+			n.nowPrivate(lj[0], l, n.tight[l] && n.shadow[l] == 0)
+			n.tight[l], n.shadow[l] = false, 0
 		} else if last > 1 && n.tight[l] && !n.isTight(p, n.amax[l]) {
 			// a lower load: tight may turn slack, never back (netslack.go)
 			n.tight[l] = false
-			if s := &n.shadow[l]; *s != 0 { // on no list
-				*s = 0
-				continue
+			if n.shadow[l] == 0 {
+				for _, u := range lj {
+					n.nowSlack(u, l)
+				}
 			}
-			for _, u := range lj {
-				n.nowSlack(u, l)
-			}
+			n.shadow[l] = 0
 		}
 	}
 	c := j.comp
