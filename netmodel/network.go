@@ -97,6 +97,9 @@ func appendJobFlows(out []Flow, nodes []int32, pat Pattern) []Flow {
 // Slack links: a shared link whose starting level is above the rate alone
 // of each of its jobs never bounds one (netslack.go); it is left out of the
 // jobs' shared lists, so fills and components follow the tight links only.
+// Shadowed links: a tight link whose jobs and flows another listed link of
+// no more bandwidth carries too is never below that link's level
+// (netshadow.go); it is left out as well.
 //
 // Private links: a link that carries one job only bounds that job at the
 // constant c_l/a_jl (nothing else is ever subtracted from it), so each job
