@@ -19,22 +19,25 @@ package netmodel
 // same value, and no level is −0). l's own state is then never read: the
 // next fill that walks it sets it afresh. If r turns slack (a remove), it
 // never bounds its jobs (netslack.go), and neither does l above it. The
-// components: r joins the two jobs l joins, unless slack, when neither
-// bounds them and they may be solved apart (split's argument). netskip.go:
-// inert reads r, and c_l/load_l ≥ c_r/load_r (l's own load is at most r's),
-// so l would pass it too; afterRate's V_l ≥ V_r (same other job, same
-// flows, more bandwidth).
+// components: r joins the jobs l joins, unless slack, when neither bounds
+// them and they may be solved apart (split's argument). Everything else
+// (netskip.go's proofs, slack upkeep) reasons about fills over the listed
+// links, which are those fills bit for bit.
 //
-// Upkeep. r dominates l as long as l keeps exactly its two jobs: a job
-// joining r only adds to r; another job leaving r leaves it a superset; a
-// job of l leaving l leaves r too and makes both private (l's shadow is
-// cleared, its one job's priv bound updated). A third job joining l ends
-// the domination: l is listed on its jobs, as a link turning tight is.
-// Only an add's own fresh pair links are grouped (a remove leaving two
-// jobs on a link lists it as before), so upkeep costs a small table per
-// add. Only on finite networks: other networks have no slack links and
-// tight is true for every shared link, but the NaN path's levels are not
-// ordered, so every shared link is listed there.
+// Upkeep. r dominates l while every job joining l joins r too with at
+// least as many flows: a job joining r only adds to r; a job leaving l
+// leaves r too (it was on both), so r stays a superset, and a link left
+// with one job is private (l's shadow is cleared, its job's priv bound
+// updated); a link turning slack at a remove leaves the lists, shadowed
+// or not. An add that joins a shadowed link keeps it shadowed when it
+// joins the dominator too with at least as many flows (rejoin); else the
+// joined shadowed links with the same jobs and flows elect the one of
+// least bandwidth, listed on its jobs, and it shadows the rest. Only an
+// add's own links are grouped (a remove leaving two jobs on a link lists
+// it as before), so upkeep costs a small table per add. Only on finite
+// networks: other networks have no slack links and tight is true for
+// every shared link, but the NaN path's levels are not ordered, so every
+// shared link is listed there.
 
 // pairLink is a link that turned shared by job k (being added, load on
 // it) and one other job u, and tight: class is its pairClass.
