@@ -141,7 +141,8 @@ func (n *Network) rejoin(k int32) {
 	for i := range joined {
 		jl := &joined[i]
 		r, load := jl.u.k, jl.load
-		if lj := n.linkJobs[r]; lj[len(lj)-1].k == k && lj[len(lj)-1].n >= load {
+		if r < 0 { // a link turned tight: no dominator yet
+		} else if lj := n.linkJobs[r]; lj[len(lj)-1].k == k && lj[len(lj)-1].n >= load {
 			// k's entry is appended last, and only in this add
 			jl.class = -1
 			continue

@@ -415,16 +415,21 @@ func (n *Network) insert(k int32) []int32 {
 				// a shadowed link (tight, so t) gains k: decided after
 				// the loop (netshadow.go)
 				n.joined = append(n.joined, pairLink{p.bw, l, linkUse{r - 1, 0}, load, 0})
-			} else {
-				if t && !n.tight[l] {
+			} else if t && !n.tight[l] {
+				// turned tight: listed or shadowed after the loop, with
+				// the shadowed links k joins (netshadow.go)
+				if n.finite {
+					n.joined = append(n.joined, pairLink{p.bw, l, linkUse{-1, 0}, load, 0})
+				} else {
 					for _, u := range lj {
 						n.nowTight(u, l)
 					}
-				}
-				if t {
 					j.shared = append(j.shared, l)
 					j.coef = append(j.coef, load)
 				}
+			} else if t {
+				j.shared = append(j.shared, l)
+				j.coef = append(j.coef, load)
 			}
 			n.tight[l] = t
 		}

@@ -471,7 +471,7 @@ func (n *Network) checkComponents() (slack int, err error) {
 			slack++
 		}
 		if r := n.shadow[l] - 1; r >= 0 {
-			if err := n.checkShadow(int32(l), r); err != nil {
+			if err := n.checkShadow(int32(l), r, 0); err != nil {
 				return 0, err
 			}
 			shadowSeen++
@@ -566,10 +566,11 @@ func (n *Network) checkComponents() (slack int, err error) {
 var shadowSeen int
 
 // checkShadow checks that link r dominates shadowed link l (netshadow.go):
-// l is tight and shared, r carries its jobs with at least their
-// flows on l and has no more bandwidth, and r is listed (tight, not
-// shadowed) or slack (shared, not tight).
-func (n *Network) checkShadow(l, r int32) error {
+// l is tight and shared, r carries its jobs with at least their flows on
+// l and has no more bandwidth, and r is shared; and if r is shadowed in
+// turn, the same of r and its dominator, down to a link not shadowed
+// (listed, or slack: shared, not tight).
+func (n *Network) checkShadow(l, r int32, depth int) error {
 	lj, rj := n.linkJobs[l], n.linkJobs[r]
 	switch {
 	case !n.finite:
@@ -578,14 +579,22 @@ func (n *Network) checkShadow(l, r int32) error {
 		return fmt.Errorf("link %d: shadowed with %d jobs, tight %v", l, len(lj), n.tight[l])
 	case n.links[r].bw > n.links[l].bw:
 		return fmt.Errorf("link %d: shadowed by %d of more bandwidth", l, r)
-	case n.shadow[r] != 0 || len(rj) < 2:
-		return fmt.Errorf("link %d: shadowed by %d, itself shadowed or private", l, r)
+	case len(rj) < 2:
+		return fmt.Errorf("link %d: shadowed by %d, private", l, r)
 	}
 	for _, u := range lj {
 		p := slices.IndexFunc(rj, func(v linkUse) bool { return v.k == u.k })
 		if p < 0 || rj[p].n < u.n {
 			return fmt.Errorf("link %d: job index %d with %d flows, not on its dominator %d with as many", l, u.k, u.n, r)
 		}
+	}
+	if d := n.shadow[r] - 1; d >= 0 {
+		// a chain (the dominator was shadowed later): domination composes,
+		// and a chain cannot loop (a link shadows others only while listed)
+		if depth > len(n.links) {
+			return fmt.Errorf("link %d: shadow chain loops", l)
+		}
+		return n.checkShadow(r, d, depth+1)
 	}
 	return nil
 }
