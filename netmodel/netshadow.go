@@ -31,8 +31,11 @@ package netmodel
 // updated); a link turning slack at a remove leaves the lists, shadowed
 // or not. An add that joins a shadowed link keeps it shadowed when it
 // joins the dominator too with at least as many flows (rejoin); else the
-// joined shadowed links with the same jobs and flows elect the one of
-// least bandwidth, listed on its jobs, and it shadows the rest. Only an
+// joined shadowed links, and the links the add turns tight, with the same
+// jobs and flows elect the one of least bandwidth, listed on its jobs,
+// and it shadows the rest (a dominator shadowed so leaves a chain, which
+// ends at a listed or slack link: a link shadows others only while
+// listed, so a chain cannot loop, and domination composes). Only an
 // add's own links are grouped (a remove leaving two jobs on a link lists
 // it as before), so upkeep costs a small table per add. Only on finite
 // networks: other networks have no slack links and tight is true for
@@ -129,7 +132,8 @@ func (n *Network) listPairs(k int32) {
 }
 
 // rejoin decides, for each shadowed link that the add of job k joins
-// (n.joined: its bandwidth, the link, its dominator as u.k and k's load),
+// (n.joined: its bandwidth, the link, its dominator as u.k and k's load;
+// u.k −1 for a link the add turned tight, grouped like the others),
 // whether it stays shadowed: it does when k joins its dominator r too with
 // at least that load (r still carries every job of the link, with at
 // least its flows). The others are grouped by their jobs and flows
