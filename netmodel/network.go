@@ -97,6 +97,9 @@ func appendJobFlows(out []Flow, nodes []int32, pat Pattern) []Flow {
 // Slack links: a shared link whose starting level is above the rate alone
 // of each of its jobs never bounds one (netslack.go); it is left out of the
 // jobs' shared lists, so fills and components follow the tight links only.
+// Shadowed links: a tight link whose jobs and flows another listed link of
+// no more bandwidth carries too is never below that link's level
+// (netshadow.go); it is left out as well.
 //
 // Private links: a link that carries one job only bounds that job at the
 // constant c_l/a_jl (nothing else is ever subtracted from it), so each job
@@ -124,7 +127,8 @@ type Network struct {
 	glink    []int32     // per link: its topology link (dense's inverse)
 	links    []netLink   // per link: capacity, load and the solve's state
 	amax     []float64   // per shared link: at least the largest rate alone of its jobs (netslack.go)
-	tight    []bool      // per link: shared and not slack (netslack.go), so on its jobs' shared lists
+	tight    []bool      // per link: shared and not slack (netslack.go), so on its jobs' shared lists unless shadowed
+	shadow   []int32     // per link: 1 + the link that dominates it (netshadow.go), 0: none
 	lvl      []float64   // per link: the solve's level rem/lsum (valid as links[l].rem)
 	linkJobs [][]linkUse // per link: the jobs with a flow on it, in no particular order
 	count    []int32     // scratch: flows per topology link while adding a job
@@ -140,10 +144,15 @@ type Network struct {
 	compStamp []uint32 // per component: stamp of the last join to reach it
 	stamp     uint32
 	mm        mmScratch
-	uf        []int32 // per solve index: union-find parent (remove solves)
-	classes   int     // the number of union-find classes after a remove solve
-	pieceComp []int32 // per solve index of a class root: the class's component
-	pieces    []int32 // scratch: component ids an add joins
+	uf        []int32     // per solve index: union-find parent (remove solves)
+	classes   int         // the number of union-find classes after a remove solve
+	pieceComp []int32     // per solve index of a class root: the class's component
+	pieces    []int32     // scratch: component ids an add joins
+	pairs     []pairLink  // scratch: an add's links turned shared by two jobs (netshadow.go)
+	joined    []pairLink  // scratch: shadowed links an add joins, u.k their dominator (netshadow.go)
+	pclass    []pairClass // scratch: rejoin's classes
+	ptab      []pairSlot  // scratch: listPairs' classes, by hash
+	pst       uint32      // stamp of listPairs' last call
 	changed   []int32
 	route     []int32
 	flows     []Flow
@@ -183,6 +192,14 @@ func (n *Network) denseOf(l int32) int32 {
 	if d := n.dense[l]; d >= 0 {
 		return d
 	}
+	return n.newDense(l)
+}
+
+// newDense numbers topology link l, not numbered yet: denseOf's rare
+// path, a call of its own so that denseOf inlines.
+//
+//go:noinline
+func (n *Network) newDense(l int32) int32 {
 	d := int32(len(n.links))
 	n.dense[l] = d
 	n.links = append(n.links, netLink{bw: n.t.links[l].BW})
@@ -190,6 +207,7 @@ func (n *Network) denseOf(l int32) int32 {
 	n.glink = append(n.glink, l)
 	n.amax = append(n.amax, 0)
 	n.tight = append(n.tight, false)
+	n.shadow = append(n.shadow, 0)
 	n.linkJobs = append(n.linkJobs, nil)
 	return d
 }
@@ -365,6 +383,7 @@ func (n *Network) insert(k int32) []int32 {
 	j.shared, j.coef, j.priv, j.dirty = j.shared[:0], j.coef[:0], math.Inf(1), false
 	loads := j.load[:len(j.links)] // one bounds check, not one per link
 	alone := j.alone
+	n.pairs, n.joined = n.pairs[:0], n.joined[:0]
 	for i, l := range j.links {
 		ljp := &n.linkJobs[l]
 		lj := *ljp
@@ -387,19 +406,40 @@ func (n *Network) insert(k int32) []int32 {
 			n.amax[l] = a
 			t := n.isTight(p, a)
 			if len(lj) == 1 {
-				n.nowShared(lj[0], l, t)
-			} else if t && !n.tight[l] {
-				for _, u := range lj {
-					n.nowTight(u, l)
+				if t { // listed or shadowed after the loop (netshadow.go)
+					n.pairs = append(n.pairs, pairLink{p.bw, l, lj[0], load, 0})
+				} else {
+					n.nowShared(lj[0], l, false)
 				}
-			}
-			n.tight[l] = t
-			if t {
+			} else if r := n.shadow[l]; r != 0 {
+				// a shadowed link (tight, so t) gains k: decided after
+				// the loop (netshadow.go)
+				n.joined = append(n.joined, pairLink{p.bw, l, linkUse{r - 1, 0}, load, 0})
+			} else if t && !n.tight[l] {
+				// turned tight: listed or shadowed after the loop, with
+				// the shadowed links k joins (netshadow.go)
+				if n.finite {
+					n.joined = append(n.joined, pairLink{p.bw, l, linkUse{-1, 0}, load, 0})
+				} else {
+					for _, u := range lj {
+						n.nowTight(u, l)
+					}
+					j.shared = append(j.shared, l)
+					j.coef = append(j.coef, load)
+				}
+			} else if t {
 				j.shared = append(j.shared, l)
 				j.coef = append(j.coef, load)
 			}
+			n.tight[l] = t
 		}
 		*ljp = append(*ljp, linkUse{k, load}) // in place: the length only, unless it grows
+	}
+	if len(n.joined) > 0 {
+		n.rejoin(k)
+	}
+	if len(n.pairs) > 0 {
+		n.listPairs(k)
 	}
 	n.idx[j.id] = k
 	comp := n.join(k)
@@ -465,14 +505,18 @@ func (n *Network) Remove(job int32) []int32 {
 		p := &n.links[l]
 		p.load -= loads[i]
 		if last == 1 {
-			n.nowPrivate(lj[0], l, n.tight[l])
-			n.tight[l] = false
+			// a shadowed link is listed on no job (netshadow.go)
+			n.nowPrivate(lj[0], l, n.tight[l] && n.shadow[l] == 0)
+			n.tight[l], n.shadow[l] = false, 0
 		} else if last > 1 && n.tight[l] && !n.isTight(p, n.amax[l]) {
 			// a lower load: tight may turn slack, never back (netslack.go)
 			n.tight[l] = false
-			for _, u := range lj {
-				n.nowSlack(u, l)
+			if n.shadow[l] == 0 {
+				for _, u := range lj {
+					n.nowSlack(u, l)
+				}
 			}
+			n.shadow[l] = 0
 		}
 	}
 	c := j.comp
@@ -502,7 +546,7 @@ func (n *Network) classify(j *netJob) {
 	loads := j.load[:len(j.links)]
 	for i, l := range j.links {
 		if len(n.linkJobs[l]) > 1 {
-			if n.tight[l] { // a slack link bounds nothing (netslack.go)
+			if n.tight[l] && n.shadow[l] == 0 { // a slack link bounds nothing (netslack.go), a shadowed one no more than its dominator (netshadow.go)
 				j.shared = append(j.shared, l)
 				j.coef = append(j.coef, loads[i])
 			}
