@@ -87,9 +87,6 @@ type MCKP struct {
 	undom, undomStart []int32 // undominated options per class, weight ascending
 	active, actStart  []int32 // undominated options that survive the bound test
 	minW, minC, minL  []float64
-	lag               []float64 // per undominated option (beside undom): its c + λw (incumbent; filter)
-	cut               []int32   // per class: the end of its options in undom that fit beside the others' lightest (filter's first call)
-	cutKnown          bool      // cut holds for this Solve
 	cheapW            []float64 // per class: the weight of its cheapest undominated option
 	wide              int       // the first class of widest weight span among those spanning more than half the capacity, -1 if none (reduce; probe's giant)
 	minGap            []float64 // per class: the least weight step between consecutive options when they are in strictly ascending weight, else -Inf (fill)

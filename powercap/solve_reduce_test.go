@@ -256,11 +256,10 @@ func TestFilterRecordsMatchDefinition(t *testing.T) {
 
 // filter's active options and order keys are those of its definition
 // (each undominated option that fits beside the other classes' lightest
-// ones, read from the options, with its reduced cost c + λw − min(c + λw)
-// within the gap), bit for bit, in every round of a problem: the first
-// call records where the classes' options stop fitting and c + λw comes
-// from incumbent, so later rounds, with other limits, and the next
-// problem's rounds must not see a stale record.
+// ones, with its reduced cost c + λw − min(c + λw) within the gap), bit
+// for bit, in every round of a problem (1-3 limits per problem, as
+// rounds asks them): a cache of anything across rounds or problems must
+// keep this.
 func TestFilterMatchesDefinition(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 5))
 	var s MCKP

@@ -14,16 +14,12 @@ import (
 //
 // Its first pass over the classes also takes each class's minimum of
 // c + λw and largest |cost|, and sums them with the lightest weights, for
-// prepare: the options are read while they are in the cache. It keeps
-// every undominated option's c + λw (s.lag, beside s.undom) for filter.
+// prepare: the options are read while they are in the cache.
 func (s *MCKP) incumbent(classes [][]Option) {
 	m := len(classes)
 	s.inc, s.lp = mckpResize(s.inc, m), mckpResize(s.lp, m)
 	s.minL = mckpResize(s.minL, m)
 	lam := s.lambda
-	s.lag = mckpResize(s.lag, len(s.undom))
-	lags := s.lag
-	s.cutKnown = false
 	var absC, sumL, sumW float64
 	free := s.capacity
 	for j, opts := range classes {
@@ -38,14 +34,10 @@ func (s *MCKP) incumbent(classes [][]Option) {
 		}
 		s.lp[j] = k
 		free -= opts[k].Weight
-		a, b := s.undomStart[j], s.undomStart[j+1]
-		u := s.undom[a:b]
-		lag := lags[a:b]
+		u := s.undom[s.undomStart[j]:s.undomStart[j+1]]
 		mn := math.Inf(1)
-		for i, k := range u {
-			v := opts[k].Cost + lam*opts[k].Weight
-			lag[i] = v
-			mn = min(mn, v)
+		for _, k := range u {
+			mn = min(mn, opts[k].Cost+lam*opts[k].Weight)
 		}
 		// Costs strictly descending (reduce): the largest |cost| is at an
 		// end (the maximum over all of them, which is exact either way).
@@ -163,57 +155,42 @@ func (s *MCKP) prepare(classes [][]Option) {
 // active options, so that they do not read the options again: the cost
 // span of the active options (first minus last, 0 for fewer than two)
 // and the first active option's weight and cost.
-//
-// It reads each option's c + λw from incumbent's s.lag (the same sum,
-// so the same bits), and the options' weights only in its first call of a
-// Solve: an option is left out, with the heavier ones after it, when the
-// other classes' lightest options leave no room for it, which depends on
-// the problem only (capacity, slackW, the lightest weights), so the first
-// call records where each class's options stop fitting (s.cut) and later
-// rounds read no option but the active ends.
 func (s *MCKP) filter(classes [][]Option, limit float64) {
 	m := len(classes)
+	lam := s.lambda
 	s.key = mckpResize(s.key, m)
 	s.span, s.actW, s.actC = mckpResize(s.span, m), mckpResize(s.actW, m), mckpResize(s.actC, m)
 	gap := limit - s.l0 + s.slackC
 	s.active = s.active[:0]
 	s.actStart = mckpResize(s.actStart, m+1)
 	limW := s.capacity + s.slackW
-	known := s.cutKnown
-	s.cut = mckpResize(s.cut, m)
-	cut, lags, undom, minLs, act := s.cut, s.lag, s.undom, s.minL, s.active
 	for j, opts := range classes {
-		s.actStart[j] = int32(len(act))
-		a := s.undomStart[j]
-		if !known {
-			others, e, b := s.sumW-s.minW[j], a, s.undomStart[j+1]
-			for e < b && !(opts[undom[e]].Weight+others > limW) {
-				e++ // weight ascending: the first that does not fit ends the class
+		s.actStart[j] = int32(len(s.active))
+		others, minL, key := s.sumW-s.minW[j], s.minL[j], math.Inf(1)
+		for _, k := range s.undom[s.undomStart[j]:s.undomStart[j+1]] {
+			o := opts[k]
+			if o.Weight+others > limW {
+				break // weight ascending: the rest are heavier
 			}
-			cut[j] = e
-		}
-		minL, key := minLs[j], math.Inf(1)
-		for i := a; i < cut[j]; i++ {
-			if rc := lags[i] - minL; rc <= gap {
-				act = append(act, undom[i])
+			if rc := o.Cost + lam*o.Weight - minL; rc <= gap {
+				s.active = append(s.active, k)
 				if rc > 0 {
 					key = min(key, rc)
 				}
 			}
 		}
 		s.key[j] = key
+		// The class's options were just read: in the cache.
 		s.actW[j], s.actC[j], s.span[j] = 0, 0, 0
-		if a, b := s.actStart[j], len(act); int(a) < b {
-			first := opts[act[a]]
+		if a, b := s.actStart[j], len(s.active); int(a) < b {
+			first := opts[s.active[a]]
 			s.actW[j], s.actC[j] = first.Weight, first.Cost
 			if b-int(a) >= 2 {
-				s.span[j] = first.Cost - opts[act[b-1]].Cost
+				s.span[j] = first.Cost - opts[s.active[b-1]].Cost
 			}
 		}
 	}
-	s.active = act
-	s.cutKnown = true
-	s.actStart[m] = int32(len(act))
+	s.actStart[m] = int32(len(s.active))
 }
 
 // order sets the processing order (after heavyFirst's classes in the second
