@@ -240,31 +240,32 @@ func (b *lpBound) at(free float64) float64 {
 	return v
 }
 
-// descend is value's descent from the root; it sets b.last.
+// descend is value's descent from the root; it sets b.last. It reads the
+// tree through a local and tests the position against its length (the
+// same test as against n = len − 1), so the loop keeps the tree in
+// registers and has no bounds check.
 func (b *lpBound) descend(free float64) {
-	n := len(b.tree) - 1
-	d := &b.last
-	{
-		pos, sumW, sumG := 0, 0.0, 0.0
-		lo, hi := math.Inf(-1), math.Inf(1)
-		for bit := 1 << (b.log2N - 1); bit > 0; bit >>= 1 {
-			next := pos + bit
-			if next > n {
-				continue
-			}
-			if t := sumW + b.tree[next].w; t <= free {
-				pos = next
-				sumW = t
-				sumG += b.tree[next].g
-				if t > lo {
-					lo = t
-				}
-			} else if !(t >= hi) {
-				hi = t // NaN if t is: then nothing is in [lo, hi)
-			}
+	tree := b.tree
+	pos, sumW, sumG := 0, 0.0, 0.0
+	lo, hi := math.Inf(-1), math.Inf(1)
+	for bit := 1 << (b.log2N - 1); bit > 0; bit >>= 1 {
+		next := pos + bit
+		if next >= len(tree) {
+			continue
 		}
-		*d = lpDescent{lo: lo, hi: hi, pos: pos, sumW: sumW, sumG: sumG}
+		nd := &tree[next]
+		if t := sumW + nd.w; t <= free {
+			pos = next
+			sumW = t
+			sumG += nd.g
+			if t > lo {
+				lo = t
+			}
+		} else if !(t >= hi) {
+			hi = t // NaN if t is: then nothing is in [lo, hi)
+		}
 	}
+	b.last = lpDescent{lo: lo, hi: hi, pos: pos, sumW: sumW, sumG: sumG}
 }
 
 // lpDescent is the result of value's last descent: where it ended (pos and
