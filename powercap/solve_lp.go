@@ -230,12 +230,13 @@ func (b *lpBound) value(free float64) float64 {
 // holds reports whether the descent d ends where one for free would.
 func (d *lpDescent) holds(free float64) bool { return d.lo <= free && free < d.hi }
 
-// at returns φ(free) from the last descent, which must hold for free.
+// at returns φ(free) from the last descent, which must hold for free
+// (the descent keeps the efficiency of the increment it ends at).
 func (b *lpBound) at(free float64) float64 {
 	d := &b.last
 	v := b.baseC - d.sumG
-	if d.pos < len(b.tree)-1 {
-		v -= b.incs[d.pos].eff * (free - d.sumW)
+	if d.frac {
+		v -= d.eff * (free - d.sumW)
 	}
 	return v
 }
@@ -265,7 +266,12 @@ func (b *lpBound) descend(free float64) {
 			hi = t // NaN if t is: then nothing is in [lo, hi)
 		}
 	}
-	b.last = lpDescent{lo: lo, hi: hi, pos: pos, sumW: sumW, sumG: sumG}
+	d := &b.last
+	d.lo, d.hi, d.pos, d.sumW, d.sumG = lo, hi, pos, sumW, sumG
+	d.frac, d.eff = false, 0
+	if incs := b.incs; pos < len(incs) {
+		d.frac, d.eff = true, incs[pos].eff
+	}
 }
 
 // lpDescent is the result of value's last descent: where it ended (pos and
@@ -274,6 +280,8 @@ type lpDescent struct {
 	lo, hi     float64
 	pos        int
 	sumW, sumG float64
+	eff        float64 // the efficiency of the increment at pos, when frac
+	frac       bool    // pos is an increment (not past the last): at takes it fractionally
 }
 
 // forget empties the descent cache: the trees changed.
