@@ -230,40 +230,47 @@ func (b *lpBound) value(free float64) float64 {
 // holds reports whether the descent d ends where one for free would.
 func (d *lpDescent) holds(free float64) bool { return d.lo <= free && free < d.hi }
 
-// at returns φ(free) from the last descent, which must hold for free.
+// at returns φ(free) from the last descent, which must hold for free
+// (the descent keeps the efficiency of the increment it ends at).
 func (b *lpBound) at(free float64) float64 {
 	d := &b.last
 	v := b.baseC - d.sumG
-	if d.pos < len(b.tree)-1 {
-		v -= b.incs[d.pos].eff * (free - d.sumW)
+	if d.frac {
+		v -= d.eff * (free - d.sumW)
 	}
 	return v
 }
 
-// descend is value's descent from the root; it sets b.last.
+// descend is value's descent from the root; it sets b.last. It reads the
+// tree through a local and tests the position against its length (the
+// same test as against n = len − 1), so the loop keeps the tree in
+// registers and has no bounds check.
 func (b *lpBound) descend(free float64) {
-	n := len(b.tree) - 1
-	d := &b.last
-	{
-		pos, sumW, sumG := 0, 0.0, 0.0
-		lo, hi := math.Inf(-1), math.Inf(1)
-		for bit := 1 << (b.log2N - 1); bit > 0; bit >>= 1 {
-			next := pos + bit
-			if next > n {
-				continue
-			}
-			if t := sumW + b.tree[next].w; t <= free {
-				pos = next
-				sumW = t
-				sumG += b.tree[next].g
-				if t > lo {
-					lo = t
-				}
-			} else if !(t >= hi) {
-				hi = t // NaN if t is: then nothing is in [lo, hi)
-			}
+	tree := b.tree
+	pos, sumW, sumG := 0, 0.0, 0.0
+	lo, hi := math.Inf(-1), math.Inf(1)
+	for bit := 1 << (b.log2N - 1); bit > 0; bit >>= 1 {
+		next := pos + bit
+		if next >= len(tree) {
+			continue
 		}
-		*d = lpDescent{lo: lo, hi: hi, pos: pos, sumW: sumW, sumG: sumG}
+		nd := &tree[next]
+		if t := sumW + nd.w; t <= free {
+			pos = next
+			sumW = t
+			sumG += nd.g
+			if t > lo {
+				lo = t
+			}
+		} else if !(t >= hi) {
+			hi = t // NaN if t is: then nothing is in [lo, hi)
+		}
+	}
+	d := &b.last
+	d.lo, d.hi, d.pos, d.sumW, d.sumG = lo, hi, pos, sumW, sumG
+	d.frac, d.eff = false, 0
+	if incs := b.incs; pos < len(incs) {
+		d.frac, d.eff = true, incs[pos].eff
 	}
 }
 
@@ -273,6 +280,8 @@ type lpDescent struct {
 	lo, hi     float64
 	pos        int
 	sumW, sumG float64
+	eff        float64 // the efficiency of the increment at pos, when frac
+	frac       bool    // pos is an increment (not past the last): at takes it fractionally
 }
 
 // forget empties the descent cache: the trees changed.

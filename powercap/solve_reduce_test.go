@@ -253,3 +253,69 @@ func TestFilterRecordsMatchDefinition(t *testing.T) {
 		t.Error("no class kept two active options: the instances do not exercise the span")
 	}
 }
+
+// filter's active options and order keys are those of its definition
+// (each undominated option that fits beside the other classes' lightest
+// ones, with its reduced cost c + λw − min(c + λw) within the gap), bit
+// for bit, in every round of a problem (1-3 limits per problem, as
+// rounds asks them): a cache of anything across rounds or problems must
+// keep this.
+func TestFilterMatchesDefinition(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 5))
+	var s MCKP
+	rounds, kept := 0, 0
+	for it := range 20000 {
+		classes := reduceClasses(r, it)
+		for j := range classes {
+			for k := range classes[j] {
+				if r.IntN(4) == 0 {
+					classes[j][k].Cost += r.Float64() // costs off the integers too
+				}
+			}
+		}
+		s.capacity = float64(r.IntN(50) - 10)
+		if !s.reduce(classes) {
+			continue
+		}
+		s.relax(classes)
+		s.lambda = r.Float64() * 3
+		s.incumbent(classes)
+		s.prepare(classes)
+		for range 1 + r.IntN(3) {
+			limit := s.l0 + float64(r.IntN(30))*r.Float64()
+			s.filter(classes, limit)
+			rounds++
+			gap := limit - s.l0 + s.slackC
+			limW := s.capacity + s.slackW
+			var want []int32
+			for j, opts := range classes {
+				if got := s.actStart[j]; got != int32(len(want)) {
+					t.Fatalf("#%d: class %d starts at %d, want %d", it, j, got, len(want))
+				}
+				others, key := s.sumW-s.minW[j], math.Inf(1)
+				for _, k := range s.undom[s.undomStart[j]:s.undomStart[j+1]] {
+					o := opts[k]
+					if o.Weight+others > limW {
+						break
+					}
+					if rc := o.Cost + s.lambda*o.Weight - s.minL[j]; rc <= gap {
+						want = append(want, k)
+						if rc > 0 {
+							key = min(key, rc)
+						}
+					}
+				}
+				if math.Float64bits(s.key[j]) != math.Float64bits(key) {
+					t.Fatalf("#%d: class %d key %v, want %v", it, j, s.key[j], key)
+				}
+			}
+			if !slices.Equal(s.active, want) || s.actStart[len(classes)] != int32(len(want)) {
+				t.Fatalf("#%d: %v: active %v, want %v", it, classes, s.active, want)
+			}
+			kept += len(want)
+		}
+	}
+	if rounds == 0 || kept == 0 {
+		t.Errorf("%d rounds kept %d options: the instances do not exercise filter", rounds, kept)
+	}
+}
