@@ -18,17 +18,7 @@ import (
 // estimated ends plus the kept groups' reservations) on random workloads
 // in both overrun rules, both queue orders and both pass modes.
 func TestConservativeReuseProfile(t *testing.T) {
-	specs := []sim.Spec{{}, {Overrun: "extend"}, {Pass: "event"}, {Order: "sef", Overrun: "extend"}}
-	n := checkReuse(t, func(run func(sim.Spec, *workloads.Trace)) {
-		for seed := range 60 {
-			r := rand.New(rand.NewPCG(uint64(seed), 29))
-			tr := randomTrace(r, 300+r.IntN(500), 4+r.IntN(60))
-			for _, s := range specs {
-				s.Seed = uint64(seed + 1)
-				run(s, tr)
-			}
-		}
-	})
+	n := checkReuse(t, func(run func(sim.Spec, *workloads.Trace)) { randomReuseRuns(29, run) })
 	if n < 2000 {
 		t.Fatalf("only %d passes reused", n)
 	}
@@ -52,6 +42,20 @@ func TestConservativeReuseProfileTraces(t *testing.T) {
 	})
 	if n < 2000 {
 		t.Fatalf("only %d passes reused", n)
+	}
+}
+
+// randomReuseRuns gives run 60 random workloads (drawn with the stream
+// salt), each in both overrun rules, both queue orders and both pass modes.
+func randomReuseRuns(salt uint64, run func(sim.Spec, *workloads.Trace)) {
+	specs := []sim.Spec{{}, {Overrun: "extend"}, {Pass: "event"}, {Order: "sef", Overrun: "extend"}}
+	for seed := range 60 {
+		r := rand.New(rand.NewPCG(uint64(seed), salt))
+		tr := randomTrace(r, 300+r.IntN(500), 4+r.IntN(60))
+		for _, s := range specs {
+			s.Seed = uint64(seed + 1)
+			run(s, tr)
+		}
 	}
 }
 
@@ -95,15 +99,7 @@ func TestConservativeReuseWalkSkips(t *testing.T) {
 			t.Fatalf("%s (trace %q, overrun %q, order %q, pass %q, seed %d)", *failure, s.Trace, s.Overrun, s.Order, s.Pass, s.Seed)
 		}
 	}
-	specs := []sim.Spec{{}, {Overrun: "extend"}, {Pass: "event"}, {Order: "sef", Overrun: "extend"}}
-	for seed := range 60 {
-		r := rand.New(rand.NewPCG(uint64(seed), 31))
-		tr := randomTrace(r, 300+r.IntN(500), 4+r.IntN(60))
-		for _, s := range specs {
-			s.Seed = uint64(seed + 1)
-			run(s, tr)
-		}
-	}
+	randomReuseRuns(31, run)
 	random := *checked
 	for _, name := range []string{"RICC-2010-2.swf.gz", "CTC-SP2-1996-3.1-cln.swf.gz"} {
 		s := sim.Spec{Trace: sharedtest.Path(t, "traces/"+name), Jobs: 20000}
