@@ -69,6 +69,23 @@ func (e *Engine) removeRunning(slot int32) {
 	}
 }
 
+// moveRunning moves slot's entry after its estimated end changed from
+// old: removeRunning at old, then insertRunning.
+func (e *Engine) moveRunning(slot int32, old float64) {
+	j := &e.jobs[slot]
+	if e.parts != nil {
+		end := j.estEnd
+		j.estEnd = old
+		e.removeRunning(slot)
+		j.estEnd = end
+		e.insertRunning(slot)
+		return
+	}
+	if !e.runs.move(old, j.startSeq, e.runEntry(slot)) {
+		panic("scheduler: running job not in the running list")
+	}
+}
+
 // refreshRunning updates slot's entry after its processors or power
 // changed in place.
 func (e *Engine) refreshRunning(slot int32) {

@@ -146,27 +146,31 @@ const (
 // job is the engine's state for one admitted job, kept in a slab indexed
 // by slot and reused after the job finishes.
 type job struct {
-	id, seq     int64
-	submit      float64
-	run         float64 // work, in seconds at the top level
-	est         float64 // estimate at the top level
-	reqTime     float64
-	procs       int
-	app         int
-	killed      bool
-	state       uint8
-	gen         uint32
-	level       int
-	start       float64
-	startSeq    uint64
-	alpha       float64 // fraction of the work done, as of last
-	dur         float64 // duration of the whole work at the current level
-	last        float64
-	power       float64 // W drawn by the whole job now
-	energy      float64 // J of the current run
-	wasted      float64 // J of evicted runs
-	evictions   int
-	estEnd      float64
+	id, seq   int64
+	submit    float64
+	run       float64 // work, in seconds at the top level
+	est       float64 // estimate at the top level
+	reqTime   float64
+	procs     int
+	app       int
+	killed    bool
+	state     uint8
+	gen       uint32
+	level     int
+	start     float64
+	startSeq  uint64
+	alpha     float64 // fraction of the work done, as of last
+	dur       float64 // duration of the whole work at the current level
+	last      float64
+	power     float64 // W drawn by the whole job now
+	energy    float64 // J of the current run
+	wasted    float64 // J of evicted runs
+	evictions int
+	estEnd    float64
+	// While running: the time of the job's live finish event (evT) and
+	// its finish time now (endT ≥ evT). A re-time to a later end moves
+	// endT only; the event is pushed on to endT when it comes up (lateEnd).
+	evT, endT   float64
 	res         float64 // first reservation; NaN if none
 	startedInDR bool
 	fixed       int     // level fixed by Config.JobLevel, or -1
@@ -372,7 +376,14 @@ func New(cfg Config) (*Engine, error) {
 		if i > 0 && l.T < cfg.Limits[i-1].T {
 			return nil, fmt.Errorf("scheduler: power limit steps not sorted at step %d (t=%v)", i, l.T)
 		}
-		e.q.Push(Event{T: l.T, Kind: KindLimit, Seq: uint64(i), Job: int32(i)})
+	}
+	if len(cfg.Limits) > 0 {
+		// One limit step is in the queue at a time; each pushes the next
+		// as it is applied (instant). The steps are sorted, so the queue's
+		// earliest step is the one it would hold with all of them pushed,
+		// while the heap stays as small as without a limit (thousands of
+		// steps made every push and pop under DR walk twice as deep).
+		e.q.Push(Event{T: cfg.Limits[0].T, Kind: KindLimit, Job: 0})
 	}
 	e.pfMax = 1
 	e.minScale, e.finitePower = 1, !math.IsNaN(cfg.IdleW) && !math.IsInf(cfg.IdleW, 0)
@@ -484,7 +495,7 @@ func (e *Engine) Run(ctx context.Context, src Source) error {
 // stale finish events (jobs re-timed or evicted since) on the way, so that
 // they never move the clock.
 func (e *Engine) nextTime() (float64, bool) {
-	for e.q.Len() > 0 && e.stale(e.q.Peek()) {
+	for e.q.Len() > 0 && e.skip(e.q.Peek()) {
 		e.q.Pop()
 	}
 	switch {
@@ -504,7 +515,7 @@ func (e *Engine) nextTime() (float64, bool) {
 func (e *Engine) instant(t float64) error {
 	for e.q.Len() > 0 && e.q.Peek().T == t {
 		ev := e.q.Pop()
-		if e.stale(&ev) {
+		if e.skip(&ev) {
 			continue // re-timed or evicted since it was pushed
 		}
 		e.stats.Events++
@@ -517,6 +528,9 @@ func (e *Engine) instant(t float64) error {
 			err = e.finish(ev.Job)
 		case KindLimit:
 			e.setLimit(e.cfg.Limits[ev.Job].W)
+			if i := int(ev.Job) + 1; i < len(e.cfg.Limits) {
+				e.q.Push(Event{T: e.cfg.Limits[i].T, Kind: KindLimit, Seq: uint64(i), Job: int32(i)})
+			}
 		case KindPriority:
 			e.recomputePriority()
 		case KindWake:
@@ -552,10 +566,37 @@ func (e *Engine) instant(t float64) error {
 	return e.observePower()
 }
 
+// skip reports whether event ev, about to be popped, is not applied: it
+// is stale, or it is the finish event of a job re-timed to a later end
+// since it was pushed, which skip pushes again at that end. The pushed
+// event has the key (T, Kind, Seq) that pushing it at the re-time would
+// have given, and no event with a later key has been applied yet, so the
+// order of applied events is the same.
+func (e *Engine) skip(ev *Event) bool {
+	if ev.Kind == KindFinish {
+		j := &e.jobs[ev.Job]
+		if j.gen != ev.Gen || j.state != stRunning {
+			return true
+		}
+		if j.endT > ev.T {
+			e.lateEnd(ev.Job)
+			return true
+		}
+		return false
+	}
+	return e.stale(ev)
+}
+
+// lateEnd pushes running slot's finish event at its current end.
+func (e *Engine) lateEnd(slot int32) {
+	j := &e.jobs[slot]
+	j.evT = j.endT
+	e.q.Push(Event{T: j.endT, Kind: KindFinish, Seq: j.startSeq, Job: slot, Gen: j.gen})
+}
+
+// stale reports whether event ev, not a finish (skip), is out of date.
 func (e *Engine) stale(ev *Event) bool {
 	switch ev.Kind {
-	case KindFinish:
-		return e.jobs[ev.Job].gen != ev.Gen || e.jobs[ev.Job].state != stRunning
 	case KindLimit, KindPriority, KindWake:
 		return false
 	case KindIdleDrift:

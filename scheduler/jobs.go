@@ -290,7 +290,9 @@ func (e *Engine) start(slot int32, now float64) float64 {
 		e.loadJob(j, 1) // nodeload.go
 	}
 	e.insertRunning(slot)
-	e.q.Push(Event{T: now + j.dur, Kind: KindFinish, Seq: j.startSeq, Job: slot, Gen: j.gen})
+	j.evT = now + j.dur
+	j.endT = j.evT
+	e.q.Push(Event{T: j.evT, Kind: KindFinish, Seq: j.startSeq, Job: slot, Gen: j.gen})
 	return j.estEnd
 }
 
@@ -401,22 +403,29 @@ func (e *Engine) retime(slot int32, lv int) {
 
 // retimeTo re-times a synchronised running job whose duration multiplier
 // changed from oldM to its current one: the remaining work keeps its
-// fraction, the finish event is replaced, and the estimated end scales.
+// fraction, the finish time moves, and the estimated end scales. A finish
+// moved earlier is pushed as a new event (the old one goes stale); one
+// moved later keeps its event, which is pushed on when it comes up
+// (Engine.skip).
 func (e *Engine) retimeTo(slot int32, oldM float64) {
 	j := &e.jobs[slot]
 	m := j.multiplier(e.scale(j))
 	j.dur = j.run * m
-	if j.estEnd > e.now {
-		e.removeRunning(slot)
-		j.estEnd = e.now + (j.estEnd-e.now)*m/oldM
-		e.insertRunning(slot)
+	if old := j.estEnd; old > e.now {
+		j.estEnd = e.now + (old-e.now)*m/oldM
+		e.moveRunning(slot, old)
 	}
-	j.gen++
 	e.changed = true
 	end := e.now + (1-j.alpha)*j.dur
 	if end < e.now {
 		end = e.now
 	}
+	j.endT = end
+	if end >= j.evT {
+		return
+	}
+	j.gen++
+	j.evT = end
 	e.q.Push(Event{T: end, Kind: KindFinish, Seq: j.startSeq, Job: slot, Gen: j.gen})
 }
 

@@ -225,7 +225,9 @@ func (e *Engine) bootDone(slot int32) {
 	j.state, j.last = stRunning, e.now
 	j.startedInDR = !math.IsInf(e.meter.Limit, 1)
 	e.meter.Change(j.power, j.procs)
-	e.q.Push(Event{T: e.now + j.dur, Kind: KindFinish, Seq: j.startSeq, Job: slot, Gen: j.gen})
+	j.evT = e.now + j.dur
+	j.endT = j.evT
+	e.q.Push(Event{T: j.evT, Kind: KindFinish, Seq: j.startSeq, Job: slot, Gen: j.gen})
 	e.dirty, e.changed = true, true
 }
 
@@ -237,9 +239,9 @@ func (e *Engine) relevelBooting(slot int32, lv int) {
 	e.gpuSet(j, false) // gpu.go
 	m := j.multiplier(e.scale(j))
 	j.dur = j.run * m
-	e.removeRunning(slot)
+	old := j.estEnd
 	j.estEnd = j.start + j.est*m
-	e.insertRunning(slot)
+	e.moveRunning(slot, old)
 	e.changed = true
 }
 

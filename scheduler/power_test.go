@@ -31,6 +31,23 @@ func (slowInDR) Adjust(c *Control) {
 	}
 }
 
+// fastInDR starts every job at level 0 and moves the running jobs to the
+// top while a limit is in force, back to level 0 outside.
+type fastInDR struct{}
+
+func (fastInDR) Name() string                      { return "fast-in-dr" }
+func (fastInDR) StartLevel(e *Engine, app int) int { return 0 }
+func (fastInDR) PowerAware() bool                  { return false }
+func (fastInDR) Adjust(c *Control) {
+	lv := 0
+	if c.InDR() {
+		lv = 1
+	}
+	for _, s := range c.Running() {
+		c.SetLevel(s, lv)
+	}
+}
+
 type energyRec struct{ byID map[int64]results.Record }
 
 func (r *energyRec) Record(x *results.Record) error { r.byID[x.ID] = *x; return nil }
@@ -73,6 +90,16 @@ func TestEnergyAndRetiming(t *testing.T) {
 		// left at the top takes 40 s, so it ends at 110.
 		// Energy 100×50 + 50×20 + 100×40 = 10000 J; idle 110 s × 10 W.
 		{"slowed 50-70", slowInDR{}, []LimitStep{{50, 1e9}, {70, math.Inf(1)}}, 110, 10000, 1100},
+		// Two steps at the same time: the second is the one in force, so
+		// the job is never slowed (no limit from 50) or slowed from 50.
+		{"lifted at once", slowInDR{}, []LimitStep{{50, 1e9}, {50, math.Inf(1)}}, 100, 10000, 1000},
+		{"limited at once", slowInDR{}, []LimitStep{{50, math.Inf(1)}, {50, 1e9}}, 150, 10000, 1500},
+		// Started at level 0 (200 s); at 50 a quarter is done and the rest
+		// at the top would end at 125, before the first finish time; at 60
+		// 0.35 is done, and the rest at level 0 takes 0.65 × 200 = 130 s:
+		// the finish moves back past 125 to 190. Energy 50×50 + 100×10 +
+		// 50×130; idle 190 s × 10 W.
+		{"fast 50-60", fastInDR{}, []LimitStep{{50, 1e9}, {60, math.Inf(1)}}, 190, 10000, 1900},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

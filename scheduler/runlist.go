@@ -180,6 +180,51 @@ func (l *runList) remove(estEnd float64, seq uint64) bool {
 	return true
 }
 
+// move replaces the entry of (estEnd, seq) by x, whose key may differ:
+// remove then insert, logged and counted as those two are, but an entry
+// that stays within its block shifts only the entries between its old and
+// new places (a re-timed job, whose end moves by a little, mostly does).
+// It reports whether the entry was there.
+func (l *runList) move(estEnd float64, seq uint64, x runEntry) bool {
+	bi, o, ok := l.find(estEnd, seq)
+	if !ok {
+		return false
+	}
+	b := l.blocks[bi]
+	last := len(b) - 1
+	if o == last {
+		last-- // the block's last entry once the old one is out
+	}
+	// insert puts x in the first block whose last entry is not before it
+	// (or the last block): block bi if its last entry but the old one is
+	// not before x and the previous block's last entry is.
+	if last < 0 || (b[last].cmp(x.estEnd, x.seq) < 0 && bi+1 < len(l.blocks)) ||
+		(bi > 0 && l.blocks[bi-1][len(l.blocks[bi-1])-1].cmp(x.estEnd, x.seq) >= 0) {
+		l.remove(estEnd, seq)
+		l.insert(x)
+		return true
+	}
+	l.ci = -1
+	l.epoch += 2
+	if l.log != nil {
+		l.log.note(&b[o], false, false, 1)
+		l.log.note(&x, true, false, 1)
+	}
+	l.procs[bi] += int(x.procs) - int(b[o].procs)
+	if o > 0 && b[o-1].cmp(x.estEnd, x.seq) > 0 {
+		// Earlier: shift the entries from x's place to o one on.
+		n, _ := offset(b[:o], x.estEnd, x.seq)
+		copy(b[n+1:o+1], b[n:o])
+		b[n] = x
+		return true
+	}
+	// Later (or in place): shift the entries after o up to x's place back.
+	n, _ := offset(b[o+1:], x.estEnd, x.seq)
+	copy(b[o:o+n], b[o+1:o+1+n])
+	b[o+n] = x
+	return true
+}
+
 // find locates the entry of (estEnd, seq).
 func (l *runList) find(estEnd float64, seq uint64) (bi, o int, ok bool) {
 	bi = l.block(estEnd, seq)

@@ -185,3 +185,85 @@ func TestRunListLog(t *testing.T) {
 		t.Fatalf("governor read %+v ok %v, want %+v", ch, ok, want)
 	}
 }
+
+// move is remove then insert: under random inserts, removes and moves
+// (most by a little, as re-timed jobs' ends move, some far), a list that
+// moves and one that removes and inserts hold the same entries in the same
+// order, count the same epochs and log the same changes; the moving list's
+// block sums stay right (its blocks may be cut differently).
+func TestRunListMoveMatchesRemoveInsert(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var a, b runList
+	a.consFollow(true)
+	b.consFollow(true)
+	var ref []runEntry
+	seq := uint64(0)
+	less := func(x, y runEntry) int { return x.cmp(y.estEnd, y.seq) }
+	moved, inBlock := 0, 0
+	for step := 0; step < 300000; step++ {
+		switch op := rng.IntN(10); {
+		case (op < 3 && len(ref) < 600) || len(ref) < 2:
+			seq++
+			x := runEntry{estEnd: float64(rng.IntN(100000)), seq: seq, procs: int32(rng.IntN(64) + 1), slot: int32(seq)}
+			a.insert(x)
+			b.insert(x)
+			i, _ := slices.BinarySearchFunc(ref, x, less)
+			ref = slices.Insert(ref, i, x)
+		case op < 5:
+			i := rng.IntN(len(ref))
+			a.remove(ref[i].estEnd, ref[i].seq)
+			b.remove(ref[i].estEnd, ref[i].seq)
+			ref = slices.Delete(ref, i, i+1)
+		default:
+			i := rng.IntN(len(ref))
+			old := ref[i]
+			x := old
+			switch rng.IntN(4) {
+			case 0:
+				x.estEnd = float64(rng.IntN(100000))
+			default:
+				x.estEnd += float64(rng.IntN(401) - 200) // a little, either way, or not at all
+			}
+			x.procs = int32(rng.IntN(64) + 1)
+			bi, _, _ := a.find(old.estEnd, old.seq)
+			if !a.move(old.estEnd, old.seq, x) {
+				t.Fatalf("step %d: move missed entry %d", step, i)
+			}
+			if bj, _, _ := a.find(x.estEnd, x.seq); bj == bi {
+				inBlock++
+			}
+			moved++
+			b.remove(old.estEnd, old.seq)
+			b.insert(x)
+			ref = slices.Delete(ref, i, i+1)
+			j, _ := slices.BinarySearchFunc(ref, x, less)
+			ref = slices.Insert(ref, j, x)
+		}
+		if a.move(1e9, 1, runEntry{}) {
+			t.Fatal("moved an entry that was never inserted")
+		}
+		if a.Len() != len(ref) || a.epoch != b.epoch {
+			t.Fatalf("step %d: Len %d epoch %d, want %d and %d", step, a.Len(), a.epoch, len(ref), b.epoch)
+		}
+		if step%53 == 0 {
+			for i := range ref {
+				if *a.at(i) != ref[i] {
+					t.Fatalf("step %d: at(%d) = %+v, want %+v", step, i, *a.at(i), ref[i])
+				}
+			}
+			for bi, blk := range a.blocks {
+				if len(blk) == 0 || len(blk) >= 2*runBlock || a.procs[bi] != sumProcs(blk) {
+					t.Fatalf("step %d: block %d holds %d entries, sum %d of %d", step, bi, len(blk), a.procs[bi], sumProcs(blk))
+				}
+			}
+			if !slices.Equal(a.consChanges(), b.consChanges()) {
+				t.Fatalf("step %d: the logs differ", step)
+			}
+			a.consFollow(true)
+			b.consFollow(true)
+		}
+	}
+	if inBlock < moved/2 || inBlock == moved {
+		t.Fatalf("%d of %d moves stayed in their block: the test misses a path", inBlock, moved)
+	}
+}
