@@ -327,6 +327,9 @@ func (e *Engine) finish(slot int32) error {
 		if j.state != stRunning {
 			e.violate("job %d ended while not running (state %d)", j.id, j.state)
 		}
+		if e.now != j.endT || j.evT != j.endT {
+			e.violate("job %d ended at %v, its finish time %v (event at %v)", j.id, e.now, j.endT, j.evT)
+		}
 		e.jobJ += j.energy + j.wasted
 		e.jobGPUJ += j.gpuJ + j.gpuWasted
 	}
