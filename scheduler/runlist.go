@@ -154,6 +154,12 @@ func (l *runList) remove(estEnd float64, seq uint64) bool {
 	if !ok {
 		return false
 	}
+	l.removeAt(bi, o)
+	return true
+}
+
+// removeAt deletes entry o of block bi.
+func (l *runList) removeAt(bi, o int) {
 	l.ci = -1
 	l.epoch++
 	l.n--
@@ -177,7 +183,6 @@ func (l *runList) remove(estEnd float64, seq uint64) bool {
 		l.procs[bi] += l.procs[bi+1]
 		l.procs = slices.Delete(l.procs, bi+1, bi+2)
 	}
-	return true
 }
 
 // move replaces the entry of (estEnd, seq) by x, whose key may differ:
@@ -200,7 +205,7 @@ func (l *runList) move(estEnd float64, seq uint64, x runEntry) bool {
 	// not before x and the previous block's last entry is.
 	if last < 0 || (b[last].cmp(x.estEnd, x.seq) < 0 && bi+1 < len(l.blocks)) ||
 		(bi > 0 && l.blocks[bi-1][len(l.blocks[bi-1])-1].cmp(x.estEnd, x.seq) >= 0) {
-		l.remove(estEnd, seq)
+		l.removeAt(bi, o)
 		l.insert(x)
 		return true
 	}
