@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # bench.sh [BIN] — where the current build stands on the runs a DR study
-# makes: wall time, CPU time, × plain EASY on the same trace, peak RSS.
+# makes: wall time, CPU time, × plain EASY on the same trace (by wall and
+# by CPU time), peak RSS. Wall time is read with bash's EPOCHREALTIME
+# (microseconds); CPU time and RSS come from GNU time (CPU in 10 ms steps).
 # One run each (BENCH_RUNS=N for the best of N). Needs GNU time
 # (apt-get install time). DRSIM_SHARED locates the traces (default
 # ../shared beside the repository). BENCH_ONLY=regex keeps matching rows.
@@ -49,23 +51,27 @@ for f in "$tr"/*.swf "$tr"/*.swf.gz; do
 	name=${name%.gz}
 	rows+=("$name|$f|--policy easy" "$name|$f|--policy conservative")
 done
-declare -A easy
-printf '| trace | run | wall s | CPU s | × plain EASY | peak RSS MB |\n|---|---|---:|---:|---:|---:|\n'
+declare -A easy easycpu
+printf '| trace | run | wall s | CPU s | × plain EASY (wall) | × plain EASY (CPU) | peak RSS MB |\n|---|---|---:|---:|---:|---:|---:|\n'
 for r in "${rows[@]}"; do
 	IFS='|' read -r name file args <<<"$r"
 	[ -n "${BENCH_ONLY:-}" ] && ! [[ "$name $args" =~ $BENCH_ONLY ]] && [ "$args" != "--policy easy" ] && continue
 	best="" cpu="" rss=""
 	for _ in $(seq "$runs"); do
 		rm -rf "$work/out"
+		t0=$EPOCHREALTIME
 		# shellcheck disable=SC2086
-		/usr/bin/time -f '%e %U %S %M' -o "$work/t" "$bin" run --trace "$file" $args --out "$work/out" >/dev/null 2>"$work/err" ||
+		/usr/bin/time -f '%U %S %M' -o "$work/t" "$bin" run --trace "$file" $args --out "$work/out" >/dev/null 2>"$work/err" ||
 			{ cat "$work/err" >&2; exit 1; }
-		read -r w u s m <"$work/t"
+		t1=$EPOCHREALTIME
+		w=$(awk "BEGIN{printf \"%.3f\", $t1 - $t0}")
+		read -r u s m <"$work/t"
 		if [ -z "$best" ] || awk "BEGIN{exit !($w < $best)}"; then
 			best=$w cpu=$(awk "BEGIN{print $u+$s}") rss=$((m / 1024))
 		fi
 	done
-	if [ "$args" = "--policy easy" ]; then easy[$name]=$best; fi
+	if [ "$args" = "--policy easy" ]; then easy[$name]=$best easycpu[$name]=$cpu; fi
 	ratio=$(awk "BEGIN{b=${easy[$name]:-0}; if (b>0) printf \"%.1f\", $best/b; else print \"-\"}")
-	printf '| %s | `%s` | %.2f | %.2f | %s | %d |\n' "$name" "$args" "$best" "$cpu" "$ratio" "$rss"
+	cratio=$(awk "BEGIN{b=${easycpu[$name]:-0}; if (b>0) printf \"%.1f\", $cpu/b; else print \"-\"}")
+	printf '| %s | `%s` | %.3f | %.2f | %s | %s | %d |\n' "$name" "$args" "$best" "$cpu" "$ratio" "$cratio" "$rss"
 done
