@@ -102,9 +102,13 @@ type reuseState struct {
 	d      []runEntry // scratch: D, (end, processors) with end > now
 	dEnd   float64    // the last end in d
 	lifts  []liftPt   // scratch: D's ends, latest first, with running sums (lift)
-	edges  resvEdges  // scratch: the kept groups' edges (rebuildKept)
-	cert0  int32      // certificate start (in blockProfile.segs) of the current run
-	cbuf   []certIv   // scratch: a certificate's parts (stands)
+	// atMin is the earliest start of the groups from index atFrom on
+	// (keepSearched; atFrom < 0: none known in this pass).
+	atFrom int
+	atMin  float64
+	edges  resvEdges // scratch: the kept groups' edges (rebuildKept)
+	cert0  int32     // certificate start (in blockProfile.segs) of the current run
+	cbuf   []certIv  // scratch: a certificate's parts (stands)
 	// certKept and segsKept are the parts and segments left by the last
 	// compaction (compactCert); sbuf and live are its scratch.
 	certKept, segsKept int
@@ -197,6 +201,8 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	// it is there (slots[a:b] with b ≤ chgLo are as at the last pass's
 	// walk) and the suffix bound passes at its last entry (sufCut).
 	lim := min(w.chgLo, sufCut(suf, free))
+	kept := false // the profile is the kept one (keepSearched)
+	rs.atFrom = -1
 	if reuseWalkCheck != nil {
 		reuseWalkCheck(c, v)
 	}
@@ -228,7 +234,7 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 				break
 			}
 		}
-		if hasD && gr.x0 < dEnd && !c.stands(gr, now) { // mayLift
+		if hasD && gr.x0 < dEnd && !c.stands(gr, now) && !c.keepSearched(g, now, &kept) { // mayLift
 			break
 		}
 		i, si = j, sj // walkStep deferred to the next group
@@ -244,12 +250,8 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		}
 		rebuilt = true
 	} else {
-		p.advance(now)
-		for _, r := range rs.d {
-			p.reserve(now, r.estEnd, -int(r.procs))
-		}
-		for _, r := range rs.d {
-			p.mergeAt(r.estEnd)
+		if !kept {
+			c.keepProfile(now)
 		}
 		// The later groups are taken back, their steps left as they
 		// are: those that stand are reserved again below at the same
@@ -324,6 +326,93 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		reuseCheck(c, v)
 	}
 	return i, rebuilt, true
+}
+
+// keepProfile makes the profile the kept one: the last pass's, advanced
+// to now, plus D.
+func (c *Conservative) keepProfile(now float64) {
+	p := &c.bp
+	p.advance(now)
+	for _, r := range c.rs.d {
+		p.reserve(now, r.estEnd, -int(r.procs))
+	}
+	for _, r := range c.rs.d {
+		p.mergeAt(r.estEnd)
+	}
+}
+
+// keepSearched reports whether groups[g], whose certificate D may lift
+// (stands is false), keeps its start, found by a search on the kept
+// profile with every group still in it, and if so gives it that search's
+// certificate. The profile before the group (the kept one less the later
+// groups' reservations) has at least as many processors free everywhere,
+// and as many where no later group's window reaches, and its start still
+// fits there. So when the search finds the group's start and every part
+// of its certificate ends by the earliest start of the later groups
+// (atMin), the same parts rule out every earlier start on the profile
+// before the group, with the same deficits: it is where a search there
+// would place it, and the certificate is one that search could have left.
+// Otherwise the search is dropped (the walk goes on as before: it takes
+// the group and those after it back and searches it again). kept says
+// the profile is already the kept one.
+func (c *Conservative) keepSearched(g int, now float64, kept *bool) bool {
+	rs, p := &c.rs, &c.bp
+	if !*kept {
+		c.keepProfile(now)
+		*kept = true
+	}
+	gr := &rs.groups[g]
+	procs, est := int(gr.procs), gr.est
+	lb := now
+	if at, ok := c.seen.get(procs, est); ok {
+		lb = at
+	}
+	// The group's own reservation is taken back for the search and
+	// made again after it, whatever it finds.
+	need := int(gr.n) * procs
+	p.reserve(gr.at, gr.at+est, -need)
+	pf, sf := len(p.cert), len(p.segs)
+	t, _ := p.earliest(procs, est, lb)
+	p.reserve(gr.at, gr.at+est, need)
+	if t == gr.at && c.laterFrom(g+1, p.certEnd(sf, len(p.segs))) {
+		gr.setCert(p, sf, len(p.segs))
+		return true
+	}
+	p.truncCert(pf, sf)
+	p.ruled.clear()
+	return false
+}
+
+// certEnd returns the latest end of the parts of certificate
+// segs[from:to] (-Inf: none).
+func (p *blockProfile) certEnd(from, to int) float64 {
+	y := math.Inf(-1)
+	for _, sg := range p.segs[from:to] {
+		for _, iv := range p.cert[sg.from:sg.to] {
+			y = max(y, iv.y)
+		}
+	}
+	return y
+}
+
+// laterFrom reports whether no group from index k on starts before y.
+// The earliest start of the groups from atFrom on is kept for the rest
+// of the pass (their starts do not change in it): a later k with y by
+// it needs no scan.
+func (c *Conservative) laterFrom(k int, y float64) bool {
+	rs := &c.rs
+	if rs.atFrom >= 0 && k >= rs.atFrom && y <= rs.atMin {
+		return true
+	}
+	m := math.Inf(1)
+	for _, gr := range rs.groups[k:] {
+		if gr.at < y {
+			return false
+		}
+		m = min(m, gr.at)
+	}
+	rs.atFrom, rs.atMin = k, m
+	return true
 }
 
 // rebuildKept is rebuild followed by the reservations of the first g
