@@ -234,7 +234,7 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 				break
 			}
 		}
-		if hasD && gr.x0 < dEnd && !c.stands(gr, now) && !c.keepSearched(g, now, &kept) { // mayLift
+		if hasD && gr.x0 < dEnd && !c.stands(gr, now) && !c.keepSearched(v, g, &kept) { // mayLift
 			break
 		}
 		i, si = j, sj // walkStep deferred to the next group
@@ -355,8 +355,8 @@ func (c *Conservative) keepProfile(now float64) {
 // Otherwise the search is dropped (the walk goes on as before: it takes
 // the group and those after it back and searches it again). kept says
 // the profile is already the kept one.
-func (c *Conservative) keepSearched(g int, now float64, kept *bool) bool {
-	rs, p := &c.rs, &c.bp
+func (c *Conservative) keepSearched(v *View, g int, kept *bool) bool {
+	rs, p, now := &c.rs, &c.bp, v.Now
 	if !*kept {
 		c.keepProfile(now)
 		*kept = true
@@ -374,14 +374,22 @@ func (c *Conservative) keepSearched(g int, now float64, kept *bool) bool {
 	pf, sf := len(p.cert), len(p.segs)
 	t, _ := p.earliest(procs, est, lb)
 	p.reserve(gr.at, gr.at+est, need)
-	if t == gr.at && c.laterFrom(g+1, p.certEnd(sf, len(p.segs))) {
+	ok := t == gr.at && c.laterFrom(g+1, p.certEnd(sf, len(p.segs)))
+	if ok {
 		gr.setCert(p, sf, len(p.segs))
-		return true
+	} else {
+		p.truncCert(pf, sf)
+		p.ruled.clear()
 	}
-	p.truncCert(pf, sf)
-	p.ruled.clear()
-	return false
+	if keepSearchedCheck != nil {
+		keepSearchedCheck(c, v, g, ok)
+	}
+	return ok
 }
+
+// keepSearchedCheck, if set (tests only), is called at every
+// keepSearched with its answer.
+var keepSearchedCheck func(c *Conservative, v *View, g int, kept bool)
 
 // certEnd returns the latest end of the parts of certificate
 // segs[from:to] (-Inf: none).
