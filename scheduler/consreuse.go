@@ -106,9 +106,12 @@ type reuseState struct {
 	// (keepSearched; atFrom < 0: none known in this pass).
 	atFrom int
 	atMin  float64
-	edges  resvEdges // scratch: the kept groups' edges (rebuildKept)
-	cert0  int32     // certificate start (in blockProfile.segs) of the current run
-	cbuf   []certIv  // scratch: a certificate's parts (stands)
+	// movesEarlier says the last keepSearched found its group an
+	// earlier start.
+	movesEarlier bool
+	edges        resvEdges // scratch: the kept groups' edges (rebuildKept)
+	cert0        int32     // certificate start (in blockProfile.segs) of the current run
+	cbuf         []certIv  // scratch: a certificate's parts (stands)
 	// certKept and segsKept are the parts and segments left by the last
 	// compaction (compactCert); sbuf and live are its scratch.
 	certKept, segsKept int
@@ -202,6 +205,7 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	// walk) and the suffix bound passes at its last entry (sufCut).
 	lim := min(w.chgLo, sufCut(suf, free))
 	kept := false // the profile is the kept one (keepSearched)
+	moves := -1   // the group keepSearched found an earlier start for
 	rs.atFrom = -1
 	if reuseWalkCheck != nil {
 		reuseWalkCheck(c, v)
@@ -235,6 +239,9 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 			}
 		}
 		if hasD && gr.x0 < dEnd && !c.stands(gr, now) && !c.keepSearched(v, g, &kept) { // mayLift
+			if c.rs.movesEarlier {
+				moves = g
+			}
 			break
 		}
 		i, si = j, sj // walkStep deferred to the next group
@@ -295,6 +302,9 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 			j = walkSkip(w, j, v.Total)
 		}
 		procs, est := int(gr.procs), gr.est
+		if g == moves {
+			break // keepSearched found it an earlier start
+		}
 		if hasD && gr.x0 < dEnd && !c.stands(gr, now) { // mayLift
 			lb := now
 			if at, ok := c.seen.get(procs, est); ok {
@@ -374,6 +384,10 @@ func (c *Conservative) keepSearched(v *View, g int, kept *bool) bool {
 	pf, sf := len(p.cert), len(p.segs)
 	t, _ := p.earliest(procs, est, lb)
 	p.reserve(gr.at, gr.at+est, need)
+	// Its start fits on the kept profile without it (the later groups
+	// were placed around it), so t ≤ its start; an earlier t fits on the
+	// profile before it too, which has at least as many free: it moves.
+	rs.movesEarlier = t < gr.at
 	ok := t == gr.at && c.laterFrom(g+1, p.certEnd(sf, len(p.segs)))
 	if ok {
 		gr.setCert(p, sf, len(p.segs))
