@@ -109,9 +109,10 @@ type reuseState struct {
 	// movesEarlier says the last keepSearched found its group an
 	// earlier start.
 	movesEarlier bool
-	edges        resvEdges // scratch: the kept groups' edges (rebuildKept)
-	cert0        int32     // certificate start (in blockProfile.segs) of the current run
-	cbuf         []certIv  // scratch: a certificate's parts (stands)
+	later        []laterWin // scratch: keepLifted
+	edges        resvEdges  // scratch: the kept groups' edges (rebuildKept)
+	cert0        int32      // certificate start (in blockProfile.segs) of the current run
+	cbuf         []certIv   // scratch: a certificate's parts (stands)
 	// certKept and segsKept are the parts and segments left by the last
 	// compaction (compactCert); sbuf and live are its scratch.
 	certKept, segsKept int
@@ -388,7 +389,11 @@ func (c *Conservative) keepSearched(v *View, g int, kept *bool) bool {
 	// were placed around it), so t ≤ its start; an earlier t fits on the
 	// profile before it too, which has at least as many free: it moves.
 	rs.movesEarlier = t < gr.at
-	ok := t == gr.at && c.laterFrom(g+1, p.certEnd(sf, len(p.segs)))
+	ok := false
+	if t == gr.at {
+		y := p.certEnd(sf, len(p.segs))
+		ok = c.laterFrom(g+1, y) || c.keepLifted(g, pf, sf, y, now)
+	}
 	if ok {
 		gr.setCert(p, sf, len(p.segs))
 	} else {
@@ -400,6 +405,64 @@ func (c *Conservative) keepSearched(v *View, g int, kept *bool) bool {
 	}
 	return ok
 }
+
+// keepLifted is keepSearched's test when a later group starts before the
+// end of the certificate its search left (parts cert[pf:], its own: the
+// take-back cleared the memo, so it inherits none). The profile before
+// the group has, over a part, at most the processors of the later groups
+// whose windows meet it more than the kept profile: each part's deficit
+// is lowered by them, and the group keeps its start if every start whose
+// window touches a part that no longer blocks also touches one that still
+// does (covered, as in stands); its certificate is then the parts that
+// still block. At most maxLater later groups are taken into account
+// (more: it reports false).
+func (c *Conservative) keepLifted(g, pf, sf int, y, now float64) bool {
+	rs, p := &c.rs, &c.bp
+	ls := rs.later[:0]
+	for _, lg := range rs.groups[g+1:] {
+		if lg.at < y {
+			if len(ls) == maxLater {
+				rs.later = ls
+				return false
+			}
+			ls = append(ls, laterWin{at: lg.at, end: lg.at + lg.est, procs: int32(int(lg.n) * int(lg.procs))})
+		}
+	}
+	rs.later = ls
+	parts := p.cert[pf:]
+	for k := range parts {
+		iv := &parts[k]
+		for _, l := range ls {
+			if l.at < iv.y && l.end > iv.x {
+				iv.def -= l.procs
+			}
+		}
+	}
+	gr := &rs.groups[g]
+	if !c.covered(parts, now, gr.est, gr.at) {
+		return false
+	}
+	w := pf
+	for _, iv := range parts {
+		if iv.def > 0 {
+			p.cert[w] = iv
+			w++
+		}
+	}
+	p.cert, p.segs = p.cert[:w], p.segs[:sf]
+	p.ownCert(pf)
+	p.ruled.clear() // it may hold this search's certificate as it was
+	return true
+}
+
+// laterWin is a later group's window and processors (keepLifted).
+type laterWin struct {
+	at, end float64
+	procs   int32
+}
+
+// maxLater is the most later groups keepLifted takes into account.
+const maxLater = 32
 
 // keepSearchedCheck, if set (tests only), is called at every
 // keepSearched with its answer.
