@@ -102,9 +102,17 @@ type reuseState struct {
 	d      []runEntry // scratch: D, (end, processors) with end > now
 	dEnd   float64    // the last end in d
 	lifts  []liftPt   // scratch: D's ends, latest first, with running sums (lift)
-	edges  resvEdges  // scratch: the kept groups' edges (rebuildKept)
-	cert0  int32      // certificate start (in blockProfile.segs) of the current run
-	cbuf   []certIv   // scratch: a certificate's parts (stands)
+	// atMin is the earliest start of the groups from index atFrom on
+	// (keepSearched; atFrom < 0: none known in this pass).
+	atFrom int
+	atMin  float64
+	// movesEarlier says the last keepSearched found its group an
+	// earlier start.
+	movesEarlier bool
+	later        []laterWin // scratch: keepLifted
+	edges        resvEdges  // scratch: the kept groups' edges (rebuildKept)
+	cert0        int32      // certificate start (in blockProfile.segs) of the current run
+	cbuf         []certIv   // scratch: a certificate's parts (stands)
 	// certKept and segsKept are the parts and segments left by the last
 	// compaction (compactCert); sbuf and live are its scratch.
 	certKept, segsKept int
@@ -197,6 +205,9 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	// it is there (slots[a:b] with b ≤ chgLo are as at the last pass's
 	// walk) and the suffix bound passes at its last entry (sufCut).
 	lim := min(w.chgLo, sufCut(suf, free))
+	kept := false // the profile is the kept one (keepSearched)
+	moves := -1   // the group keepSearched found an earlier start for
+	rs.atFrom = -1
 	if reuseWalkCheck != nil {
 		reuseWalkCheck(c, v)
 	}
@@ -228,7 +239,10 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 				break
 			}
 		}
-		if hasD && gr.x0 < dEnd && !c.stands(gr, now) { // mayLift
+		if hasD && gr.x0 < dEnd && !c.stands(gr, now) && !c.keepSearched(v, g, &kept) { // mayLift
+			if c.rs.movesEarlier {
+				moves = g
+			}
 			break
 		}
 		i, si = j, sj // walkStep deferred to the next group
@@ -244,12 +258,8 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		}
 		rebuilt = true
 	} else {
-		p.advance(now)
-		for _, r := range rs.d {
-			p.reserve(now, r.estEnd, -int(r.procs))
-		}
-		for _, r := range rs.d {
-			p.mergeAt(r.estEnd)
+		if !kept {
+			c.keepProfile(now)
 		}
 		// The later groups are taken back, their steps left as they
 		// are: those that stand are reserved again below at the same
@@ -293,6 +303,9 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 			j = walkSkip(w, j, v.Total)
 		}
 		procs, est := int(gr.procs), gr.est
+		if g == moves {
+			break // keepSearched found it an earlier start
+		}
 		if hasD && gr.x0 < dEnd && !c.stands(gr, now) { // mayLift
 			lb := now
 			if at, ok := c.seen.get(procs, est); ok {
@@ -324,6 +337,167 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		reuseCheck(c, v)
 	}
 	return i, rebuilt, true
+}
+
+// keepProfile makes the profile the kept one: the last pass's, advanced
+// to now, plus D.
+func (c *Conservative) keepProfile(now float64) {
+	p := &c.bp
+	p.advance(now)
+	for _, r := range c.rs.d {
+		p.reserve(now, r.estEnd, -int(r.procs))
+	}
+	for _, r := range c.rs.d {
+		p.mergeAt(r.estEnd)
+	}
+}
+
+// keepSearched reports whether groups[g], whose certificate D may lift
+// (stands is false), keeps its start, found by a search on the kept
+// profile with every group still in it, and if so gives it that search's
+// certificate. The profile before the group (the kept one less the later
+// groups' reservations) has at least as many processors free everywhere,
+// and as many where no later group's window reaches, and its start still
+// fits there. So when the search finds the group's start and every part
+// of its certificate ends by the earliest start of the later groups
+// (atMin), the same parts rule out every earlier start on the profile
+// before the group, with the same deficits: it is where a search there
+// would place it, and the certificate is one that search could have left.
+// Otherwise the search is dropped (the walk goes on as before: it takes
+// the group and those after it back and searches it again). kept says
+// the profile is already the kept one.
+func (c *Conservative) keepSearched(v *View, g int, kept *bool) bool {
+	rs, p, now := &c.rs, &c.bp, v.Now
+	if !*kept {
+		c.keepProfile(now)
+		*kept = true
+	}
+	gr := &rs.groups[g]
+	procs, est := int(gr.procs), gr.est
+	lb := now
+	if at, ok := c.seen.get(procs, est); ok {
+		lb = at
+	}
+	// The group's own reservation is taken back for the search and
+	// made again after it, whatever it finds.
+	need := int(gr.n) * procs
+	p.reserve(gr.at, gr.at+est, -need)
+	pf, sf := len(p.cert), len(p.segs)
+	t, _ := p.earliest(procs, est, lb)
+	p.reserve(gr.at, gr.at+est, need)
+	// Its start fits on the kept profile without it (the later groups
+	// were placed around it), so t ≤ its start; an earlier t fits on the
+	// profile before it too, which has at least as many free: it moves.
+	rs.movesEarlier = t < gr.at
+	ok := false
+	if t == gr.at {
+		y := p.certEnd(sf, len(p.segs))
+		ok = c.laterFrom(g+1, y) || c.keepLifted(g, pf, sf, y, now)
+	}
+	if ok {
+		gr.setCert(p, sf, len(p.segs))
+	} else {
+		p.truncCert(pf, sf)
+		p.ruled.clear()
+	}
+	if keepSearchedCheck != nil {
+		keepSearchedCheck(c, v, g, ok)
+	}
+	return ok
+}
+
+// keepLifted is keepSearched's test when a later group starts before the
+// end of the certificate its search left (parts cert[pf:], its own: the
+// take-back cleared the memo, so it inherits none). The profile before
+// the group has, over a part, at most the processors of the later groups
+// whose windows meet it more than the kept profile: each part's deficit
+// is lowered by them, and the group keeps its start if every start whose
+// window touches a part that no longer blocks also touches one that still
+// does (covered, as in stands); its certificate is then the parts that
+// still block. At most maxLater later groups are taken into account
+// (more: it reports false).
+func (c *Conservative) keepLifted(g, pf, sf int, y, now float64) bool {
+	rs, p := &c.rs, &c.bp
+	ls := rs.later[:0]
+	for _, lg := range rs.groups[g+1:] {
+		if lg.at < y {
+			if len(ls) == maxLater {
+				rs.later = ls
+				return false
+			}
+			ls = append(ls, laterWin{at: lg.at, end: lg.at + lg.est, procs: int32(int(lg.n) * int(lg.procs))})
+		}
+	}
+	rs.later = ls
+	parts := p.cert[pf:]
+	for k := range parts {
+		iv := &parts[k]
+		for _, l := range ls {
+			if l.at < iv.y && l.end > iv.x {
+				iv.def -= l.procs
+			}
+		}
+	}
+	gr := &rs.groups[g]
+	if !c.covered(parts, now, gr.est, gr.at) {
+		return false
+	}
+	w := pf
+	for _, iv := range parts {
+		if iv.def > 0 {
+			p.cert[w] = iv
+			w++
+		}
+	}
+	p.cert, p.segs = p.cert[:w], p.segs[:sf]
+	p.ownCert(pf)
+	p.ruled.clear() // it may hold this search's certificate as it was
+	return true
+}
+
+// laterWin is a later group's window and processors (keepLifted).
+type laterWin struct {
+	at, end float64
+	procs   int32
+}
+
+// maxLater is the most later groups keepLifted takes into account.
+const maxLater = 32
+
+// keepSearchedCheck, if set (tests only), is called at every
+// keepSearched with its answer.
+var keepSearchedCheck func(c *Conservative, v *View, g int, kept bool)
+
+// certEnd returns the latest end of the parts of certificate
+// segs[from:to] (-Inf: none).
+func (p *blockProfile) certEnd(from, to int) float64 {
+	y := math.Inf(-1)
+	for _, sg := range p.segs[from:to] {
+		for _, iv := range p.cert[sg.from:sg.to] {
+			y = max(y, iv.y)
+		}
+	}
+	return y
+}
+
+// laterFrom reports whether no group from index k on starts before y.
+// The earliest start of the groups from atFrom on is kept for the rest
+// of the pass (their starts do not change in it): a later k with y by
+// it needs no scan.
+func (c *Conservative) laterFrom(k int, y float64) bool {
+	rs := &c.rs
+	if rs.atFrom >= 0 && k >= rs.atFrom && y <= rs.atMin {
+		return true
+	}
+	m := math.Inf(1)
+	for _, gr := range rs.groups[k:] {
+		if gr.at < y {
+			return false
+		}
+		m = min(m, gr.at)
+	}
+	rs.atFrom, rs.atMin = k, m
+	return true
 }
 
 // rebuildKept is rebuild followed by the reservations of the first g

@@ -112,3 +112,46 @@ func CheckReuseWalk() (checked *int, failure *string, restore func()) {
 	}
 	return checked, failure, func() { reuseWalkCheck = nil }
 }
+
+// CheckKeepSearched makes every keepSearched (consreuse.go) check its
+// answer against a reference, the plain array profile of the running jobs
+// (each released at its estimated end) with the reservations of the
+// groups before the group: a group it keeps has its start as the earliest
+// start of one of its jobs there, with room for all of them; one it finds
+// an earlier start for (movesEarlier) has an earlier one there. It returns
+// how many groups were kept and dropped so far, the first failure (""
+// if none) and a function that removes the check.
+func CheckKeepSearched() (kept, dropped *int, failure *string, restore func()) {
+	kept, dropped, failure = new(int), new(int), new(string)
+	var ref refProfile
+	keepSearchedCheck = func(c *Conservative, v *View, g int, ok bool) {
+		if ok {
+			*kept++
+		} else {
+			*dropped++
+		}
+		if *failure != "" || !ok && !c.rs.movesEarlier {
+			return
+		}
+		now := v.Now
+		ref.reset(now, v.Free(), math.Inf(1))
+		for i := range v.Running() {
+			r := v.RunningJob(i)
+			ref.release(math.Max(now, r.EstEnd), r.Procs, 0)
+		}
+		for _, gr := range c.rs.groups[:g] {
+			ref.reserve(gr.at, gr.at+gr.est, int(gr.n)*int(gr.procs), 0)
+		}
+		gr := &c.rs.groups[g]
+		if t := ref.earliest(int(gr.procs), 0, gr.est); !ok {
+			if !(t < gr.at) {
+				*failure = fmt.Sprintf("pass at %v: group %d (%d×%d procs over %v) at %v found to move earlier, reference earliest start %v", now, g, gr.n, gr.procs, gr.est, gr.at, t)
+			}
+		} else if t != gr.at {
+			*failure = fmt.Sprintf("pass at %v: group %d (%d×%d procs over %v) kept at %v, reference earliest start %v", now, g, gr.n, gr.procs, gr.est, gr.at, t)
+		} else if low := ref.windowMin(gr.at, gr.at+gr.est); low < int(gr.n)*int(gr.procs) {
+			*failure = fmt.Sprintf("pass at %v: group %d (%d×%d procs) kept at %v, reference has %d free there", now, g, gr.n, gr.procs, gr.at, low)
+		}
+	}
+	return kept, dropped, failure, func() { keepSearchedCheck = nil }
+}

@@ -114,3 +114,26 @@ func TestConservativeReuseWalkSkips(t *testing.T) {
 		t.Fatalf("only %d and %d groups checked", random, *checked-random)
 	}
 }
+
+// TestConservativeKeepSearched checks every group that a pass reusing the
+// profile keeps after searching it on the kept profile (keepSearched)
+// against the reference profile before it (scheduler.CheckKeepSearched)
+// on random workloads in both overrun rules, both queue orders and both
+// pass modes, and that both of its answers occur.
+func TestConservativeKeepSearched(t *testing.T) {
+	kept, dropped, failure, restore := scheduler.CheckKeepSearched()
+	defer restore()
+	randomReuseRuns(37, func(s sim.Spec, tr *workloads.Trace) {
+		s.Policy = "conservative"
+		if _, err := sim.Run(context.Background(), s, tr, sim.Outputs{}); err != nil {
+			t.Fatal(err)
+		}
+		if *failure != "" {
+			t.Fatalf("%s (overrun %q, order %q, pass %q, seed %d)", *failure, s.Overrun, s.Order, s.Pass, s.Seed)
+		}
+	})
+	t.Logf("groups kept %d, dropped %d", *kept, *dropped)
+	if *kept < 1000 || *dropped < 1000 {
+		t.Fatalf("only %d groups kept and %d dropped", *kept, *dropped)
+	}
+}
