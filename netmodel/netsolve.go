@@ -88,24 +88,34 @@ func (n *Network) solve(comp []int64, rates []float64, track bool) {
 		} else {
 			lv = n.open(j.shared, lv, st, int32(f), track)
 		}
-		s.push(mmItem{lv, int32(f)})
+		s.push(mmItem{lv, int32(f), 0})
 	}
 	level := levelOf // called, not inlined: the loop below keeps its registers
 	if n.finite {
 		level = levelFinite
 	}
+	fr := int32(0) // freezes so far
 	for len(s.heap) > 0 {
-		it := s.pop()
+		it := s.heap[0]
 		f := it.link
 		j := &n.jobs[int32(comp[f])]
-		lv := level(j.priv, j.shared, lvl)
-		// A raised level goes back on the heap, unless it would be the next
-		// pop: then that pop would read the same level and freeze it, so
-		// freeze it now.
-		if lv > it.key*(1+1e-12) && len(s.heap) > 0 && !(mmItem{lv, f}).less(s.heap[0]) {
-			s.push(mmItem{lv, f})
-			continue
+		lv := it.key
+		// Levels change only at freezes: with none since its key was
+		// computed (a first pop, or a second one after a raise with only
+		// raises between), the job's level is its key, bit for bit (the
+		// same minimum of the same values), and it freezes there.
+		if it.at != fr {
+			lv = level(j.priv, j.shared, lvl)
+			// A raised level goes back on the heap, unless it would be the
+			// next pop: then that pop would read the same level and freeze
+			// it, so freeze it now.
+			if lv > it.key*(1+1e-12) && len(s.heap) > 1 && !(mmItem{lv, f, 0}).less(s.next()) {
+				s.raiseTop(mmItem{lv, f, fr})
+				continue
+			}
 		}
+		s.pop()
+		fr++
 		rates[f] = lv
 		// Freeze f at lv on its shared links. The builtin max is math.Max's
 		// max(v, 0) without the call: −0 and negatives give +0, NaN stays.
