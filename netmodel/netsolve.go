@@ -31,6 +31,7 @@ func (n *Network) recompute(comp []int64, track bool) []int32 {
 	n.solve(comp, rates, track)
 	n.rates = rates
 	changed := n.changed[:0]
+	st := n.nextSolve()
 	for f, c := range comp {
 		j := &n.jobs[int32(c)]
 		share := 1.0
@@ -40,7 +41,7 @@ func (n *Network) recompute(comp []int64, track bool) []int32 {
 		if math.Abs(share-j.share) > 1e-12*j.share {
 			changed = append(changed, j.id)
 		}
-		j.share, j.rate = share, rates[f]
+		j.share, j.prev, j.rate, j.solved = share, j.rate, rates[f], st
 	}
 	n.changed = changed
 	return changed

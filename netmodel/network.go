@@ -139,6 +139,8 @@ type Network struct {
 	freeComp []int32
 	loose    []bool // per component: maybe not connected (a remove that skipped its solve)
 	skipped  [2]int // solves skipped (netskip.go): adds, removes
+	undone   int    // remove solves undone (netundo.go)
+	solves   uint32 // stamp of the last solve (netundo.go)
 
 	// walk and solve scratch, reused across calls (netsolve.go)
 	compStamp []uint32 // per component: stamp of the last join to reach it
@@ -169,6 +171,10 @@ type netJob struct {
 	alone  float64 // x_j with the job alone: min_l c_l / a_jl
 	priv   float64 // min c_l / a_jl over the private links (+Inf: none)
 	rate   float64 // x_j of the last solve that included the job (netskip.go)
+	prev   float64 // x_j before that solve (netundo.go)
+	solved uint32  // stamp of that solve (netundo.go)
+	undo   uint32  // stamp of the job's add solve when a remove may undo it, else 0 (netundo.go)
+	usize  int32   // the jobs of that solve
 	share  float64
 	dirty  bool // shared, coef and priv need recomputing (a link's sharing changed)
 }
@@ -458,6 +464,10 @@ func (n *Network) insert(k int32) []int32 {
 	changed := n.recompute(comp, loose)
 	if loose {
 		n.split(c, comp)
+	} else if len(n.pieces) == 1 {
+		// k joined one component, connected: its remove may undo this
+		// solve (netundo.go)
+		j.undo, j.usize = n.solves, int32(len(comp))
 	}
 	if id := j.id; !slices.Contains(changed, id) {
 		changed = append(changed, id)
@@ -524,6 +534,12 @@ func (n *Network) Remove(job int32) []int32 {
 	j.id, j.comp = -1, -1
 	if comp == nil {
 		return nil
+	}
+	if n.undoable(k, c, comp) {
+		// The component as before k's add, with its rates then
+		// (netundo.go).
+		n.undone++
+		return n.restore(comp)
 	}
 	if skip {
 		// No rate moves (netskip.go); the pieces are found by the next
