@@ -170,6 +170,7 @@ type netJob struct {
 	coef   []int32 // the job's load on each of shared
 	alone  float64 // x_j with the job alone: min_l c_l / a_jl
 	priv   float64 // min c_l / a_jl over the private links (+Inf: none)
+	privN  int32   // the private links whose c_l / a_jl is priv
 	rate   float64 // x_j of the last solve that included the job (netskip.go)
 	prev   float64 // x_j before that solve (netundo.go)
 	solved uint32  // stamp of that solve (netundo.go)
@@ -386,7 +387,7 @@ func (n *Network) insert(k int32) []int32 {
 	j := &n.jobs[k]
 	// classify(j) in the same pass: a link is shared once k joins it iff
 	// another job was on it.
-	j.shared, j.coef, j.priv, j.dirty = j.shared[:0], j.coef[:0], math.Inf(1), false
+	j.shared, j.coef, j.priv, j.privN, j.dirty = j.shared[:0], j.coef[:0], math.Inf(1), 0, false
 	loads := j.load[:len(j.links)] // one bounds check, not one per link
 	alone := j.alone
 	n.pairs, n.joined = n.pairs[:0], n.joined[:0]
@@ -399,7 +400,9 @@ func (n *Network) insert(k int32) []int32 {
 		if len(lj) == 0 {
 			// private to k: it bounds priv (as classify)
 			if v := p.bw / float64(load); v < j.priv {
-				j.priv = v
+				j.priv, j.privN = v, 1
+			} else if v == j.priv {
+				j.privN++
 			}
 		} else {
 			// shared once k joins it; tight or slack (netslack.go)
@@ -558,7 +561,7 @@ func (n *Network) Remove(job int32) []int32 {
 // private ones.
 func (n *Network) classify(j *netJob) {
 	j.shared, j.coef = j.shared[:0], j.coef[:0]
-	j.priv = math.Inf(1)
+	j.priv, j.privN = math.Inf(1), 0
 	loads := j.load[:len(j.links)]
 	for i, l := range j.links {
 		if len(n.linkJobs[l]) > 1 {
@@ -567,7 +570,9 @@ func (n *Network) classify(j *netJob) {
 				j.coef = append(j.coef, loads[i])
 			}
 		} else if v := n.links[l].bw / float64(loads[i]); v < j.priv { // math.Min of positive values
-			j.priv = v
+			j.priv, j.privN = v, 1
+		} else if v == j.priv {
+			j.privN++
 		}
 	}
 	j.dirty = false
@@ -578,7 +583,9 @@ type linkUse struct{ k, n int32 }
 
 // nowShared updates job u.k when its private link l gains a second job: l
 // joins its shared links if tight (netslack.go), and priv is recomputed
-// (by classify) only if l may have been its minimum.
+// (by classify) only if l was its one minimum: a bound c_l / a_jl equal to
+// priv leaves it where another private link has that bound too (privN
+// counts them; on tori many links have the same bandwidth and load).
 func (n *Network) nowShared(u linkUse, l int32, tight bool) {
 	j := &n.jobs[u.k]
 	if j.dirty {
@@ -587,8 +594,12 @@ func (n *Network) nowShared(u linkUse, l int32, tight bool) {
 	if tight {
 		j.shared, j.coef = append(j.shared, l), append(j.coef, u.n)
 	}
-	if n.links[l].bw/float64(u.n) <= j.priv {
-		j.dirty = true
+	if v := n.links[l].bw / float64(u.n); v <= j.priv {
+		if v == j.priv && j.privN > 1 {
+			j.privN--
+		} else {
+			j.dirty = true
+		}
 	}
 }
 
@@ -604,6 +615,8 @@ func (n *Network) nowPrivate(u linkUse, l int32, tight bool) {
 		j.dropShared(l)
 	}
 	if v := n.links[l].bw / float64(u.n); v < j.priv {
-		j.priv = v
+		j.priv, j.privN = v, 1
+	} else if v == j.priv {
+		j.privN++
 	}
 }

@@ -521,6 +521,21 @@ func (n *Network) checkComponents() (slack int, err error) {
 				return 0, fmt.Errorf("job index %d: shared %v coef %v, tight links %v", k, j.shared, j.coef, want)
 			}
 		}
+		// priv is the least bound of its private links, and privN the
+		// number of them at that bound (nowShared reads it).
+		priv, privN := math.Inf(1), int32(0)
+		for i, l := range j.links {
+			if len(n.linkJobs[l]) == 1 {
+				if v := n.links[l].bw / float64(j.load[i]); v < priv {
+					priv, privN = v, 1
+				} else if v == priv {
+					privN++
+				}
+			}
+		}
+		if math.Float64bits(priv) != math.Float64bits(j.priv) || privN != j.privN {
+			return 0, fmt.Errorf("job index %d: priv %v on %d links, its private links give %v on %d", k, j.priv, j.privN, priv, privN)
+		}
 	}
 	if entries != crossed {
 		return 0, fmt.Errorf("%d link entries, the jobs cross %d links", entries, crossed)
