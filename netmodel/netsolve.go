@@ -118,6 +118,11 @@ func (n *Network) solve(comp []int64, rates []float64, track bool) {
 		s.pop()
 		fr++
 		rates[f] = lv
+		if len(s.heap) == 0 {
+			// the last job: no level is read after its freeze (the next
+			// solve sets every link it reaches afresh), so it is left out
+			break
+		}
 		// Freeze f at lv on its shared links. The builtin max is math.Max's
 		// max(v, 0) without the call: −0 and negatives give +0, NaN stays.
 		// The level is divided out even when the last job on the link
