@@ -396,9 +396,10 @@ func (n *Network) insert(k int32) []int32 {
 		lj := *ljp
 		load := loads[i]
 		p := &n.links[l]
-		p.load += load
 		if len(lj) == 0 {
-			// private to k: it bounds priv (as classify)
+			// private to k: it bounds priv (as classify). A link without
+			// jobs keeps no load (Remove leaves it as it was): set it.
+			p.load = load
 			if v := p.bw / float64(load); v < j.priv {
 				j.priv, j.privN = v, 1
 			} else if v == j.priv {
@@ -406,6 +407,7 @@ func (n *Network) insert(k int32) []int32 {
 			}
 		} else {
 			// shared once k joins it; tight or slack (netslack.go)
+			p.load += load
 			var a float64
 			if len(lj) == 1 { // amax is kept while a link is shared
 				a = max(n.jobs[lj[0].k].alone, alone)
@@ -503,17 +505,21 @@ func (n *Network) Remove(job int32) []int32 {
 		// entry's position in its job cost a store into the moved entry's
 		// job, a cache miss per link. On a private link (most of them)
 		// k's is the one entry: the list is emptied without reading it.
+		// A link left without jobs keeps its load (the next insert sets
+		// it): its record is not touched.
 		ljp := &n.linkJobs[l]
 		lj := *ljp
 		last := len(lj) - 1
-		if last > 0 {
-			p := 0
-			for lj[p].k != k {
-				p++
-			}
-			lj[p] = lj[last]
+		if last == 0 {
+			*ljp = lj[:0] // in place: a store of the length only
+			continue
 		}
-		*ljp = (*ljp)[:last] // in place: a store of the length only
+		q := 0
+		for lj[q].k != k {
+			q++
+		}
+		lj[q] = lj[last]
+		*ljp = lj[:last]
 		lj = lj[:last]
 		p := &n.links[l]
 		p.load -= loads[i]
