@@ -17,7 +17,7 @@ import "math"
 type netLink struct {
 	bw    float64 // capacity
 	rem   float64 // the solve's capacity left (valid on the solved component's shared links)
-	load  int32   // Σ flows of its jobs
+	load  int32   // Σ flows of its jobs (stale on a link without jobs: insert sets it)
 	lsum  int32   // the solve's Σ a_jl of the unfrozen jobs
 	stamp uint32  // stamp of the last solve to reach it
 	owner int32   // the first job (solve index) that solve saw on it
