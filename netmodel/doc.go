@@ -24,6 +24,7 @@
 //	netskip.go   the adds and removes that provably move no other rate, solved without a fill
 //	netslack.go  slack links (above every rate alone of their jobs), left out of fills and components
 //	netshadow.go shadowed links (same jobs and flows as a listed link of no more bandwidth), left out too
+//	netundo.go   a remove that finds its component as before the job's add takes the rates of then back, without a fill
 //	info.go      Info for `drsim net info`; place.go, predict.go for `drsim net predict`
 //
 // How the simulator uses it. At a job start with placement nodes and profile

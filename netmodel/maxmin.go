@@ -38,9 +38,13 @@ type mmScratch struct {
 
 // mmItem is a variable (link field: its index) keyed by a lower bound of its
 // bottleneck level.
+//
+// at is free for the caller (in the padding of the 16-byte item): a
+// Network solve keeps the number of freezes done when key was computed.
 type mmItem struct {
 	key  float64
 	link int32
+	at   int32
 }
 
 // solve is progressive filling for variables f that use link flat[i] with
@@ -71,7 +75,7 @@ func (s *mmScratch) solve(caps []float64, off, flat []int32, coef, priv, rates [
 			rates[f] = priv[f] // no shared link: nothing ever lowers its level
 			continue
 		}
-		s.push(mmItem{level(priv[f], flat[off[f]:off[f+1]], s.rem, s.load), int32(f)})
+		s.push(mmItem{level(priv[f], flat[off[f]:off[f+1]], s.rem, s.load), int32(f), 0})
 	}
 	for len(s.heap) > 0 {
 		it := s.pop()
@@ -79,7 +83,7 @@ func (s *mmScratch) solve(caps []float64, off, flat []int32, coef, priv, rates [
 		lo, hi := off[f], off[f+1]
 		lv := level(priv[f], flat[lo:hi], s.rem, s.load)
 		if lv > it.key*(1+1e-12) {
-			s.push(mmItem{lv, f})
+			s.push(mmItem{lv, f, 0})
 			continue
 		}
 		rates[f] = lv
@@ -138,9 +142,18 @@ func (s *mmScratch) pop() mmItem {
 	h := s.heap
 	top := h[0]
 	n := len(h) - 1
-	h[0] = h[n]
+	last := h[n]
 	h = h[:n]
-	for i := 0; ; {
+	s.heap = h
+	if n == 0 {
+		return top
+	}
+	// Bottom-up: the hole at the root goes down along the lesser children
+	// to a leaf (one compare a level), and the last item rises from there
+	// (mostly not far: it came from the bottom). The same items in a heap
+	// order, so the same pops: the order is (key, link), a total order.
+	i := 0
+	for {
 		c := 2*i + 1
 		if c >= n {
 			break
@@ -148,14 +161,52 @@ func (s *mmScratch) pop() mmItem {
 		if c+1 < n && h[c+1].less(h[c]) {
 			c++
 		}
-		if !h[c].less(h[i]) {
-			break
-		}
-		h[i], h[c] = h[c], h[i]
+		h[i] = h[c]
 		i = c
 	}
-	s.heap = h
+	for i > 0 {
+		p := (i - 1) / 2
+		if !last.less(h[p]) {
+			break
+		}
+		h[i] = h[p]
+		i = p
+	}
+	h[i] = last
 	return top
+}
+
+// next returns the least item after the top (the heap has two or more).
+func (s *mmScratch) next() mmItem {
+	h := s.heap
+	if len(h) > 2 && h[2].less(h[1]) {
+		return h[2]
+	}
+	return h[1]
+}
+
+// raiseTop replaces the top with it, a greater item, and restores the
+// heap order: a pop and a push of it in one walk down (top-down: a raised
+// level mostly stays near the top, where bottom-up walks cost more).
+func (s *mmScratch) raiseTop(it mmItem) {
+	h := s.heap
+	n := len(h)
+	i := 0
+	for {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && h[c+1].less(h[c]) {
+			c++
+		}
+		if !h[c].less(it) {
+			break
+		}
+		h[i] = h[c]
+		i = c
+	}
+	h[i] = it
 }
 
 // less orders by share, then link id, so ties resolve identically every run.

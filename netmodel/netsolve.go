@@ -17,7 +17,7 @@ import "math"
 type netLink struct {
 	bw    float64 // capacity
 	rem   float64 // the solve's capacity left (valid on the solved component's shared links)
-	load  int32   // Σ flows of its jobs
+	load  int32   // Σ flows of its jobs (stale on a link without jobs: insert sets it)
 	lsum  int32   // the solve's Σ a_jl of the unfrozen jobs
 	stamp uint32  // stamp of the last solve to reach it
 	owner int32   // the first job (solve index) that solve saw on it
@@ -31,6 +31,7 @@ func (n *Network) recompute(comp []int64, track bool) []int32 {
 	n.solve(comp, rates, track)
 	n.rates = rates
 	changed := n.changed[:0]
+	st := n.nextSolve()
 	for f, c := range comp {
 		j := &n.jobs[int32(c)]
 		share := 1.0
@@ -40,7 +41,7 @@ func (n *Network) recompute(comp []int64, track bool) []int32 {
 		if math.Abs(share-j.share) > 1e-12*j.share {
 			changed = append(changed, j.id)
 		}
-		j.share, j.rate = share, rates[f]
+		j.share, j.prev, j.rate, j.solved = share, j.rate, rates[f], st
 	}
 	n.changed = changed
 	return changed
@@ -88,25 +89,40 @@ func (n *Network) solve(comp []int64, rates []float64, track bool) {
 		} else {
 			lv = n.open(j.shared, lv, st, int32(f), track)
 		}
-		s.push(mmItem{lv, int32(f)})
+		s.push(mmItem{lv, int32(f), 0})
 	}
 	level := levelOf // called, not inlined: the loop below keeps its registers
 	if n.finite {
 		level = levelFinite
 	}
+	fr := int32(0) // freezes so far
 	for len(s.heap) > 0 {
-		it := s.pop()
+		it := s.heap[0]
 		f := it.link
 		j := &n.jobs[int32(comp[f])]
-		lv := level(j.priv, j.shared, lvl)
-		// A raised level goes back on the heap, unless it would be the next
-		// pop: then that pop would read the same level and freeze it, so
-		// freeze it now.
-		if lv > it.key*(1+1e-12) && len(s.heap) > 0 && !(mmItem{lv, f}).less(s.heap[0]) {
-			s.push(mmItem{lv, f})
-			continue
+		lv := it.key
+		// Levels change only at freezes: with none since its key was
+		// computed (a first pop, or a second one after a raise with only
+		// raises between), the job's level is its key, bit for bit (the
+		// same minimum of the same values), and it freezes there.
+		if it.at != fr {
+			lv = level(j.priv, j.shared, lvl)
+			// A raised level goes back on the heap, unless it would be the
+			// next pop: then that pop would read the same level and freeze
+			// it, so freeze it now.
+			if lv > it.key*(1+1e-12) && len(s.heap) > 1 && !(mmItem{lv, f, 0}).less(s.next()) {
+				s.raiseTop(mmItem{lv, f, fr})
+				continue
+			}
 		}
+		s.pop()
+		fr++
 		rates[f] = lv
+		if len(s.heap) == 0 {
+			// the last job: no level is read after its freeze (the next
+			// solve sets every link it reaches afresh), so it is left out
+			break
+		}
 		// Freeze f at lv on its shared links. The builtin max is math.Max's
 		// max(v, 0) without the call: −0 and negatives give +0, NaN stays.
 		// The level is divided out even when the last job on the link

@@ -139,6 +139,8 @@ type Network struct {
 	freeComp []int32
 	loose    []bool // per component: maybe not connected (a remove that skipped its solve)
 	skipped  [2]int // solves skipped (netskip.go): adds, removes
+	undone   int    // remove solves undone (netundo.go)
+	solves   uint32 // stamp of the last solve (netundo.go)
 
 	// walk and solve scratch, reused across calls (netsolve.go)
 	compStamp []uint32 // per component: stamp of the last join to reach it
@@ -168,7 +170,12 @@ type netJob struct {
 	coef   []int32 // the job's load on each of shared
 	alone  float64 // x_j with the job alone: min_l c_l / a_jl
 	priv   float64 // min c_l / a_jl over the private links (+Inf: none)
+	privN  int32   // the private links whose c_l / a_jl is priv
 	rate   float64 // x_j of the last solve that included the job (netskip.go)
+	prev   float64 // x_j before that solve (netundo.go)
+	solved uint32  // stamp of that solve (netundo.go)
+	undo   uint32  // stamp of the job's add solve when a remove may undo it, else 0 (netundo.go)
+	usize  int32   // the jobs of that solve
 	share  float64
 	dirty  bool // shared, coef and priv need recomputing (a link's sharing changed)
 }
@@ -380,7 +387,7 @@ func (n *Network) insert(k int32) []int32 {
 	j := &n.jobs[k]
 	// classify(j) in the same pass: a link is shared once k joins it iff
 	// another job was on it.
-	j.shared, j.coef, j.priv, j.dirty = j.shared[:0], j.coef[:0], math.Inf(1), false
+	j.shared, j.coef, j.priv, j.privN, j.dirty = j.shared[:0], j.coef[:0], math.Inf(1), 0, false
 	loads := j.load[:len(j.links)] // one bounds check, not one per link
 	alone := j.alone
 	n.pairs, n.joined = n.pairs[:0], n.joined[:0]
@@ -389,14 +396,18 @@ func (n *Network) insert(k int32) []int32 {
 		lj := *ljp
 		load := loads[i]
 		p := &n.links[l]
-		p.load += load
 		if len(lj) == 0 {
-			// private to k: it bounds priv (as classify)
+			// private to k: it bounds priv (as classify). A link without
+			// jobs keeps no load (Remove leaves it as it was): set it.
+			p.load = load
 			if v := p.bw / float64(load); v < j.priv {
-				j.priv = v
+				j.priv, j.privN = v, 1
+			} else if v == j.priv {
+				j.privN++
 			}
 		} else {
 			// shared once k joins it; tight or slack (netslack.go)
+			p.load += load
 			var a float64
 			if len(lj) == 1 { // amax is kept while a link is shared
 				a = max(n.jobs[lj[0].k].alone, alone)
@@ -458,6 +469,10 @@ func (n *Network) insert(k int32) []int32 {
 	changed := n.recompute(comp, loose)
 	if loose {
 		n.split(c, comp)
+	} else if len(n.pieces) == 1 {
+		// k joined one component, connected: its remove may undo this
+		// solve (netundo.go)
+		j.undo, j.usize = n.solves, int32(len(comp))
 	}
 	if id := j.id; !slices.Contains(changed, id) {
 		changed = append(changed, id)
@@ -490,17 +505,21 @@ func (n *Network) Remove(job int32) []int32 {
 		// entry's position in its job cost a store into the moved entry's
 		// job, a cache miss per link. On a private link (most of them)
 		// k's is the one entry: the list is emptied without reading it.
+		// A link left without jobs keeps its load (the next insert sets
+		// it): its record is not touched.
 		ljp := &n.linkJobs[l]
 		lj := *ljp
 		last := len(lj) - 1
-		if last > 0 {
-			p := 0
-			for lj[p].k != k {
-				p++
-			}
-			lj[p] = lj[last]
+		if last == 0 {
+			*ljp = lj[:0] // in place: a store of the length only
+			continue
 		}
-		*ljp = (*ljp)[:last] // in place: a store of the length only
+		q := 0
+		for lj[q].k != k {
+			q++
+		}
+		lj[q] = lj[last]
+		*ljp = lj[:last]
 		lj = lj[:last]
 		p := &n.links[l]
 		p.load -= loads[i]
@@ -525,6 +544,12 @@ func (n *Network) Remove(job int32) []int32 {
 	if comp == nil {
 		return nil
 	}
+	if n.undoable(k, c, comp) {
+		// The component as before k's add, with its rates then
+		// (netundo.go).
+		n.undone++
+		return n.restore(comp)
+	}
 	if skip {
 		// No rate moves (netskip.go); the pieces are found by the next
 		// solve of the component.
@@ -542,7 +567,7 @@ func (n *Network) Remove(job int32) []int32 {
 // private ones.
 func (n *Network) classify(j *netJob) {
 	j.shared, j.coef = j.shared[:0], j.coef[:0]
-	j.priv = math.Inf(1)
+	j.priv, j.privN = math.Inf(1), 0
 	loads := j.load[:len(j.links)]
 	for i, l := range j.links {
 		if len(n.linkJobs[l]) > 1 {
@@ -551,7 +576,9 @@ func (n *Network) classify(j *netJob) {
 				j.coef = append(j.coef, loads[i])
 			}
 		} else if v := n.links[l].bw / float64(loads[i]); v < j.priv { // math.Min of positive values
-			j.priv = v
+			j.priv, j.privN = v, 1
+		} else if v == j.priv {
+			j.privN++
 		}
 	}
 	j.dirty = false
@@ -562,7 +589,9 @@ type linkUse struct{ k, n int32 }
 
 // nowShared updates job u.k when its private link l gains a second job: l
 // joins its shared links if tight (netslack.go), and priv is recomputed
-// (by classify) only if l may have been its minimum.
+// (by classify) only if l was its one minimum: a bound c_l / a_jl equal to
+// priv leaves it where another private link has that bound too (privN
+// counts them; on tori many links have the same bandwidth and load).
 func (n *Network) nowShared(u linkUse, l int32, tight bool) {
 	j := &n.jobs[u.k]
 	if j.dirty {
@@ -571,8 +600,12 @@ func (n *Network) nowShared(u linkUse, l int32, tight bool) {
 	if tight {
 		j.shared, j.coef = append(j.shared, l), append(j.coef, u.n)
 	}
-	if n.links[l].bw/float64(u.n) <= j.priv {
-		j.dirty = true
+	if v := n.links[l].bw / float64(u.n); v <= j.priv {
+		if v == j.priv && j.privN > 1 {
+			j.privN--
+		} else {
+			j.dirty = true
+		}
 	}
 }
 
@@ -588,6 +621,8 @@ func (n *Network) nowPrivate(u linkUse, l int32, tight bool) {
 		j.dropShared(l)
 	}
 	if v := n.links[l].bw / float64(u.n); v < j.priv {
-		j.priv = v
+		j.priv, j.privN = v, 1
+	} else if v == j.priv {
+		j.privN++
 	}
 }
