@@ -17,7 +17,7 @@ import (
 func TestGPUEnergyPerDevice(t *testing.T) {
 	apps := []powercap.Table{twoLevels[0], {App: "gpu", Levels: []powercap.Level{{X: 1, Power: 60, Scale: 2}, {X: 2, Power: 110, Scale: 1}}}}
 	rec := &energyRec{byID: map[int64]results.Record{}}
-	cfg := Config{Procs: 4, Policy: "fcfs", Apps: apps, IdleW: 10, Governor: slowInDR{}, Recorder: rec, Check: true,
+	cfg := Config{Procs: 4, Policy: "fcfs", Apps: apps, IdleW: 10, Governor: slowInDR, Recorder: rec, Check: true,
 		Limits:   []LimitStep{{T: 50, W: 1e9}},
 		Parts:    []Part{{Name: "gpu", Procs: 4, Cores: 2, GPUs: 2, Exclusive: true, GPUBusyW: 100}},
 		PartOf:   func(*workloads.Job) int { return 0 },
