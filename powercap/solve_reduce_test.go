@@ -225,14 +225,9 @@ func TestFilterRecordsMatchDefinition(t *testing.T) {
 	wide := 0
 	for it := range 20000 {
 		classes := reduceClasses(r, it)
-		s.capacity = float64(r.IntN(50) - 10)
-		if !s.reduce(classes) {
+		if !filterReady(r, &s, classes) {
 			continue
 		}
-		s.relax(classes)
-		s.lambda = r.Float64() * 3
-		s.incumbent(classes)
-		s.prepare(classes)
 		s.filter(classes, s.l0+float64(r.IntN(30)))
 		for j, opts := range classes {
 			act := s.active[s.actStart[j]:s.actStart[j+1]]
@@ -254,6 +249,21 @@ func TestFilterRecordsMatchDefinition(t *testing.T) {
 	}
 }
 
+// filterReady sets s up on classes as Solve does before its filter
+// rounds, with a random capacity and λ: reduce, relax, incumbent and
+// prepare. It reports false when reduce finds no feasible choice.
+func filterReady(r *rand.Rand, s *MCKP, classes [][]Option) bool {
+	s.capacity = float64(r.IntN(50) - 10)
+	if !s.reduce(classes) {
+		return false
+	}
+	s.relax(classes)
+	s.lambda = r.Float64() * 3
+	s.incumbent(classes)
+	s.prepare(classes)
+	return true
+}
+
 // filter's active options and order keys are those of its definition
 // (each undominated option that fits beside the other classes' lightest
 // ones, with its reduced cost c + λw − min(c + λw) within the gap), bit
@@ -273,14 +283,9 @@ func TestFilterMatchesDefinition(t *testing.T) {
 				}
 			}
 		}
-		s.capacity = float64(r.IntN(50) - 10)
-		if !s.reduce(classes) {
+		if !filterReady(r, &s, classes) {
 			continue
 		}
-		s.relax(classes)
-		s.lambda = r.Float64() * 3
-		s.incumbent(classes)
-		s.prepare(classes)
 		for range 1 + r.IntN(3) {
 			limit := s.l0 + float64(r.IntN(30))*r.Float64()
 			s.filter(classes, limit)
