@@ -131,6 +131,7 @@ type NetAdapter struct {
 	// placement spread
 	seenSw, seenGr      []uint32 // stamp per switch/group of the job being counted
 	stamp               uint32
+	swRun, grRun        []int32 // per machine node, its switch's/group's run along the node order (nil: a switch/group has two runs)
 	starts, nonContig   int
 	switchSum, groupSum float64
 	sum                 *results.Summary // optional, kept up to date
@@ -178,6 +179,8 @@ func NewNetAdapter(m *netmodel.Model, apps []netmodel.App, procsPerNode int, int
 		seenSw: make([]uint32, t.Switches()), seenGr: make([]uint32, t.Groups()),
 		cache: make([]ratioEntry, ratioCacheSize), paths: m.NewPathCache()}
 	a.rounds.UsePaths(a.paths)
+	a.swRun = orderRuns(a.order, t.SwitchOf, t.Switches())
+	a.grRun = orderRuns(a.order, t.GroupOf, t.Groups())
 	if interference {
 		a.net = netmodel.NewNetwork(t)
 	}
@@ -348,10 +351,41 @@ func (a *NetAdapter) mark(ids []int32, except int32) {
 	}
 }
 
+// orderRuns numbers the runs of equal of(n) along order (consecutive
+// machine nodes on one switch, or in one group) and returns each machine
+// node's run, or nil when some value of of has more than one run: then
+// distinct runs are not distinct values.
+func orderRuns(order []int32, of func(int32) int32, values int) []int32 {
+	runs := make([]int32, len(order))
+	seen := make([]bool, values)
+	r, prev := int32(-1), int32(-1)
+	for k, n := range order {
+		if v := of(n); k == 0 || v != prev {
+			if seen[v] {
+				return nil
+			}
+			seen[v] = true
+			r, prev = r+1, v
+		}
+		runs[k] = r
+	}
+	return runs
+}
+
 // nodesOf appends the topology nodes of alloc's distinct machine nodes, in
 // machine order, and counts the placement's spread.
+//
+// When every switch and group is one run of the node order (orderRuns)
+// and alloc's ranges are sorted, a range spans the runs from its first
+// node's to its last node's, and only its first run can be the previous
+// range's last: the switches and groups are counted per range, not per
+// node. Otherwise (unsorted or overlapping ranges, interleaved switches)
+// they are counted node by node against the stamps.
 func (a *NetAdapter) nodesOf(alloc []cluster.Range, dst []int32) []int32 {
 	first, last := int32(-1), int32(-1)
+	byRun := a.swRun != nil && a.grRun != nil
+	sw, gr := 0, 0
+	lastSw, lastGr := int32(-1), int32(-1)
 	for _, r := range alloc {
 		// A range's nodes are consecutive and distinct: only its first
 		// may repeat the node appended last (a node shared with the
@@ -366,14 +400,46 @@ func (a *NetAdapter) nodesOf(alloc []cluster.Range, dst []int32) []int32 {
 		if first < 0 {
 			first = lo
 		}
+		if lo < last {
+			byRun = false // unsorted or overlapping
+		}
+		if byRun {
+			s0, g0 := a.swRun[lo], a.grRun[lo]
+			sw += int(a.swRun[hi] - s0 + 1)
+			gr += int(a.grRun[hi] - g0 + 1)
+			if s0 == lastSw {
+				sw--
+			}
+			if g0 == lastGr {
+				gr--
+			}
+			lastSw, lastGr = a.swRun[hi], a.grRun[hi]
+		}
 		dst = append(dst, a.order[lo:hi+1]...)
 		last = hi
 	}
+	if !byRun {
+		sw, gr = a.spanStamped(dst)
+	}
+	a.starts++
+	a.switchSum += float64(sw)
+	a.groupSum += float64(gr)
+	if len(dst) > 0 && int(last-first)+1 != len(dst) {
+		a.nonContig++
+	}
+	if a.sum != nil {
+		a.sum.NetStarts, a.sum.MeanSwitches, a.sum.MeanGroups, a.sum.NonContig = a.Spread()
+	}
+	return dst
+}
+
+// spanStamped counts the distinct switches and groups of nodes, node by
+// node against the stamps.
+func (a *NetAdapter) spanStamped(nodes []int32) (sw, gr int) {
 	a.stamp++
 	t := a.m.Topology()
-	sw, gr := 0, 0
 	prevS, prevG := int32(-1), int32(-1) // neighbours mostly share a switch and group
-	for _, n := range dst {
+	for _, n := range nodes {
 		if s := t.SwitchOf(n); s != prevS {
 			if prevS = s; a.seenSw[s] != a.stamp {
 				a.seenSw[s] = a.stamp
@@ -387,14 +453,5 @@ func (a *NetAdapter) nodesOf(alloc []cluster.Range, dst []int32) []int32 {
 			}
 		}
 	}
-	a.starts++
-	a.switchSum += float64(sw)
-	a.groupSum += float64(gr)
-	if len(dst) > 0 && int(last-first)+1 != len(dst) {
-		a.nonContig++
-	}
-	if a.sum != nil {
-		a.sum.NetStarts, a.sum.MeanSwitches, a.sum.MeanGroups, a.sum.NonContig = a.Spread()
-	}
-	return dst
+	return sw, gr
 }

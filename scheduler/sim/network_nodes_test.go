@@ -50,8 +50,18 @@ func TestNodesOfMatchesReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, ppn := range []int{1, 2, 24} {
+		for _, c := range []struct {
+			ppn     int
+			stamped bool // as for a node order whose switches interleave
+		}{{1, false}, {2, false}, {24, false}, {1, true}, {2, true}} {
+			ppn := c.ppn
 			a := NewNetAdapter(m, NetApps([]string{"ft"}), ppn, false)
+			if a.swRun == nil || a.grRun == nil {
+				t.Fatalf("%s: a switch or group has two runs in the node order; the presets have one each", name)
+			}
+			if c.stamped {
+				a.swRun = nil
+			}
 			procs := int32(min(topo.Nodes(), 2000) * ppn)
 			var dst []int32
 			for it := 0; it < 400; it++ {
@@ -66,7 +76,7 @@ func TestNodesOfMatchesReference(t *testing.T) {
 					alloc = append(alloc, cluster.Range{Lo: lo, Hi: hi})
 					at = hi + int32(rng.IntN(2*ppn)) // 0: the next range may share a node
 				}
-				where := fmt.Sprintf("%s ppn %d alloc %v", name, ppn, alloc)
+				where := fmt.Sprintf("%s ppn %d stamped %v alloc %v", name, ppn, c.stamped, alloc)
 				want, wsw, wgr, wcont := refNodesOf(a, alloc, nil)
 				starts, sw0, gr0, nc0 := a.starts, a.switchSum, a.groupSum, a.nonContig
 				dst = a.nodesOf(alloc, dst[:0])
@@ -84,5 +94,20 @@ func TestNodesOfMatchesReference(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// orderRuns numbers runs of equal values and gives up on a value with two.
+func TestOrderRuns(t *testing.T) {
+	of := func(v []int32) func(int32) int32 { return func(n int32) int32 { return v[n] } }
+	order := []int32{0, 1, 2, 3, 4, 5}
+	if got := orderRuns(order, of([]int32{0, 0, 2, 2, 2, 1}), 3); !slices.Equal(got, []int32{0, 0, 1, 1, 1, 2}) {
+		t.Fatalf("runs %v, want [0 0 1 1 1 2]", got)
+	}
+	if got := orderRuns([]int32{5, 4, 3}, of([]int32{0, 0, 0, 1, 1, 2}), 3); !slices.Equal(got, []int32{0, 1, 1}) {
+		t.Fatalf("runs through the order %v, want [0 1 1]", got)
+	}
+	if got := orderRuns(order, of([]int32{0, 1, 1, 0, 2, 2}), 3); got != nil {
+		t.Fatalf("switch 0 in two runs: runs %v, want nil", got)
 	}
 }
