@@ -90,28 +90,46 @@ func (*EASY) Schedule(v *View) {
 // watts left then beyond the need. Running jobs are visited in
 // estimated-end order. It returns +Inf when the need never fits.
 func shadowTime(v *View, need int, needW float64) (shadow float64, extra int, extraW float64) {
-	avail, room := v.Free(), v.PowerHeadroom()
-	now := v.Now
+	room := v.PowerHeadroom()
+	// Without a limit in force the headroom is +Inf and, with finite
+	// powers, stays +Inf whatever is released: only processors count.
+	procsOnly := math.IsInf(room, 1) && (!v.e.hasPower || v.e.allFinite)
+	return shadowWalk(&v.e.runs, v.Now, v.Free(), room, procsOnly, need, needW)
+}
+
+// shadowWalk is shadowTime's walk over the running list rl from now, with
+// avail processors free and room watts of headroom; procsOnly: the
+// headroom is +Inf and stays so (then power is not summed).
+func shadowWalk(rl *runList, now float64, avail int, room float64, procsOnly bool, need int, needW float64) (shadow float64, extra int, extraW float64) {
 	shadow = now
 	short := avail < need || !powerOK(needW, room)
-	// Without a limit in force the headroom is +Inf and, with finite
-	// powers, stays +Inf whatever is released: only processors count, and
-	// whole blocks of the running list can be released by their sums.
-	procsOnly := math.IsInf(room, 1) && (!v.e.hasPower || v.e.allFinite)
-	rl := &v.e.runs
 	// Walk the engine's running list directly (same package): entries in
 	// estimated-end order, with their processors and power inline.
 walk:
 	for bi, b := range rl.blocks {
-		if procsOnly {
-			if short && avail+rl.procs[bi] < need {
-				avail += rl.procs[bi] // still short after the whole block: the shadow is later
-				continue
+		// A block passed whole releases every entry in it, in order: the
+		// processors by the block's sum, the power entry by entry (the
+		// same float sums as the loop below), and no entry decides
+		// anything on the way.
+		if short && avail+rl.procs[bi] < need {
+			// Still short of processors after the whole block, whatever
+			// the power: the shadow is later.
+			avail += rl.procs[bi]
+			if !procsOnly {
+				for i := range b {
+					room += b[i].power
+				}
 			}
-			if !short && max(b[len(b)-1].estEnd, now) <= shadow {
-				avail += rl.procs[bi] // the whole block ends by the shadow time
-				continue
+			continue
+		}
+		if !short && max(b[len(b)-1].estEnd, now) <= shadow {
+			avail += rl.procs[bi] // the whole block ends by the shadow time
+			if !procsOnly {
+				for i := range b {
+					room += b[i].power
+				}
 			}
+			continue
 		}
 		for i := range b {
 			r := &b[i]
