@@ -46,26 +46,42 @@ type eventQueue struct{ h []Event }
 func (q *eventQueue) Len() int     { return len(q.h) }
 func (q *eventQueue) Peek() *Event { return &q.h[0] }
 
+// Push and Pop move a hole instead of swapping: each level writes one
+// event, not two, and compares the moving event exactly as the swaps
+// did, so the heap's array is the same after every call
+// (TestEventQueueMatchesSwapHeap).
 func (q *eventQueue) Push(e Event) {
 	q.h = append(q.h, e)
-	i := len(q.h) - 1
+	h := q.h
+	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !q.h[i].less(&q.h[p]) {
+		if !e.less(&h[p]) {
 			break
 		}
-		q.h[i], q.h[p] = q.h[p], q.h[i]
+		h[i] = h[p]
 		i = p
 	}
+	h[i] = e
 }
 
 func (q *eventQueue) Pop() Event {
 	h := q.h
 	top := h[0]
 	n := len(h) - 1
-	h[0] = h[n]
+	x := h[n]
 	h = h[:n]
-	for i := 0; ; {
+	q.h = h
+	if n == 0 {
+		return top
+	}
+	// Bottom-up: move the hole down the path of lesser children to a
+	// leaf, one compare a level, then back up while the child moved up is
+	// not less than x. The path's events never decrease, so those less
+	// than x are a prefix of it: x ends where the top-down sift would
+	// have put it, and the array is the same.
+	i := 0
+	for {
 		l := 2*i + 1
 		if l >= n {
 			break
@@ -74,12 +90,17 @@ func (q *eventQueue) Pop() Event {
 		if r := l + 1; r < n && h[r].less(&h[l]) {
 			m = r
 		}
-		if !h[m].less(&h[i]) {
-			break
-		}
-		h[i], h[m] = h[m], h[i]
+		h[i] = h[m]
 		i = m
 	}
-	q.h = h
+	for i > 0 {
+		p := (i - 1) / 2
+		if h[p].less(&x) {
+			break
+		}
+		h[i] = h[p]
+		i = p
+	}
+	h[i] = x
 	return top
 }

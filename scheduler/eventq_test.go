@@ -74,3 +74,72 @@ func itoa(n int) string {
 	}
 	return s
 }
+
+// swapHeap is the event queue as it was before Push and Pop moved a hole:
+// the oracle of TestEventQueueMatchesSwapHeap.
+type swapHeap struct{ h []Event }
+
+func (q *swapHeap) push(e Event) {
+	q.h = append(q.h, e)
+	for i := len(q.h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !q.h[i].less(&q.h[p]) {
+			break
+		}
+		q.h[i], q.h[p] = q.h[p], q.h[i]
+		i = p
+	}
+}
+
+func (q *swapHeap) pop() Event {
+	h := q.h
+	top := h[0]
+	n := len(h) - 1
+	h[0] = h[n]
+	h = h[:n]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && h[r].less(&h[l]) {
+			m = r
+		}
+		if !h[m].less(&h[i]) {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	q.h = h
+	return top
+}
+
+// The queue's array is the swapping heap's after every push and pop, with
+// many events of equal key (T, Kind, Seq) told apart by Job, so that the
+// order among ties, which the key leaves to the heap, is the same too.
+func TestEventQueueMatchesSwapHeap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	var q eventQueue
+	var ref swapHeap
+	for step := 0; step < 200000; step++ {
+		if rng.IntN(5) < 3 || len(ref.h) == 0 {
+			e := Event{T: float64(rng.IntN(20)), Kind: Kind(rng.IntN(3)), Seq: uint64(rng.IntN(4)), Job: int32(step)}
+			q.Push(e)
+			ref.push(e)
+		} else if got, want := q.Pop(), ref.pop(); got != want {
+			t.Fatalf("step %d: Pop() = %+v, swapping heap %+v", step, got, want)
+		}
+		if !slices.Equal(q.h, ref.h) {
+			t.Fatalf("step %d: heap %v, swapping heap %v", step, q.h, ref.h)
+		}
+		if rng.IntN(1000) == 0 { // drain now and then, through sizes 0 and 1
+			for len(ref.h) > 0 {
+				if got, want := q.Pop(), ref.pop(); got != want {
+					t.Fatalf("step %d, draining: Pop() = %+v, swapping heap %+v", step, got, want)
+				}
+			}
+		}
+	}
+}
