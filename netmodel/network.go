@@ -355,14 +355,19 @@ func (n *Network) route1(k int32, flows []Flow) []int32 {
 	}
 	// The order of links does not matter: the solver takes minima (exact in
 	// any order) and sums integer loads (exact in any order).
-	for i, gl := range j.links {
-		load := n.count[gl]
-		n.count[gl] = 0
+	// In locals, so the loop keeps them in registers (j's fields may alias
+	// the stores).
+	links, count, alone := j.links, n.count, j.alone
+	loads := slices.Grow(j.load[:0], len(links))[:len(links)]
+	for i, gl := range links {
+		load := count[gl]
+		count[gl] = 0
 		l := n.denseOf(gl)
-		j.links[i] = l
-		j.load = append(j.load, load)
-		j.alone = min(j.alone, n.links[l].bw/float64(load)) // builtin min: math.Min's rules, inlined
+		links[i] = l
+		loads[i] = load
+		alone = min(alone, n.links[l].bw/float64(load)) // builtin min: math.Min's rules, inlined
 	}
+	j.load, j.alone = loads, alone
 	return n.insert(k)
 }
 

@@ -353,6 +353,11 @@ func (s *torus) route(a, b int32, dst []int32) []int32 {
 // on the average) the route built and read back per flow cost more than
 // the steps. Coordinates must be packed; flows valid.
 func (s *torus) countFlows(flows []Flow, count, links []int32) []int32 {
+	// ring lengths and strides in locals (at most 8: coordinates are
+	// packed), so the walk reads no slice of s for them
+	var dims, strideD [8]int32
+	copy(dims[:], s.dims)
+	copy(strideD[:], s.strideD)
 	for _, f := range flows {
 		a, b := f.Src, f.Dst
 		if a == b {
@@ -364,10 +369,10 @@ func (s *torus) countFlows(flows []Flow, count, links []int32) []int32 {
 		for x := pa ^ pb; x != 0; {
 			sh := uint(bits.TrailingZeros64(x)) &^ 7
 			x &^= 0xff << sh
-			i := int32(sh / 8)
-			c, cb, d, sd := int32(pa>>sh&0xff), int32(pb>>sh&0xff), s.dims[i], s.strideD[i]
+			i := sh / 8 & 7
+			c, cb, d, sd := int32(pa>>sh&0xff), int32(pb>>sh&0xff), dims[i], strideD[i]
 			k := ringDelta(c, cb, d)
-			link := s.linkOff + i*2
+			link := s.linkOff + int32(i)*2
 			for ; k > 0; k-- {
 				links = countLink(count, links, link+rd*2)
 				if c++; c == d {
