@@ -46,14 +46,37 @@ func appendJobFlows(out []Flow, nodes []int32, pat Pattern) []Flow {
 			}
 		}
 	case Halo3D:
+		// Rank i = x + gx·(y + gy·z) of the grid walked in rank order, its
+		// neighbours +x, −x, +y, −y, +z, −z (partner's pHalo directions
+		// 0…5, a minus left out on an axis of 2, both on an axis of 1)
+		// found from the coordinates kept, without partner's divisions.
 		g := factor3(P)
-		dims := [3]int{g.x, g.y, g.z}
-		for i := 0; i < P; i++ {
-			for dir := 0; dir < 6; dir++ {
-				if n := dims[dir/2]; n == 1 || (n == 2 && dir&1 == 1) {
-					continue
+		gx, gy, gz := g.x, g.y, g.z
+		sy, sz := gx, gx*gy // rank strides of y and z
+		i := 0
+		for z := 0; z < gz; z++ {
+			for y := 0; y < gy; y++ {
+				for x := 0; x < gx; x++ {
+					if gx > 1 {
+						add(i, i-x+wrap(x+1, gx))
+						if gx > 2 {
+							add(i, i-x+wrap(x-1, gx))
+						}
+					}
+					if gy > 1 {
+						add(i, i+sy*(wrap(y+1, gy)-y))
+						if gy > 2 {
+							add(i, i+sy*(wrap(y-1, gy)-y))
+						}
+					}
+					if gz > 1 {
+						add(i, i+sz*(wrap(z+1, gz)-z))
+						if gz > 2 {
+							add(i, i+sz*(wrap(z-1, gz)-z))
+						}
+					}
+					i++
 				}
-				add(i, partner(i, P, pHalo, dir, 0, g))
 			}
 		}
 	default:
