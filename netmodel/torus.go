@@ -73,27 +73,40 @@ func NewTorus(s Spec) (*Topology, error) {
 		t.links[2*n] = Link{From: n, To: t.nodes + r, BW: sh.nodeBW}
 		t.links[2*n+1] = Link{From: t.nodes + r, To: n, BW: sh.nodeBW}
 	}
+	// Router coordinates counted up (dimension 0 fastest, as the router
+	// numbers run), not divided out of each router number.
+	sh.coord = make([]int32, R*D)
+	cur := make([]int32, D)
+	for r := int32(0); r < R; r++ {
+		copy(sh.coord[r*D:(r+1)*D], cur)
+		for i := range cur {
+			if cur[i]++; cur[i] < sh.dims[i] {
+				break
+			}
+			cur[i] = 0
+		}
+	}
 	for r := int32(0); r < R; r++ {
 		for i := int32(0); i < D; i++ {
 			d := sh.dims[i]
-			c := (r / sh.stride[i]) % d
-			for dir := int32(0); dir < 2; dir++ {
-				if d == 1 || (d == 2 && dir == 1) {
-					continue // no ring, or a ring of two has one link per direction
-				}
-				nc := (c + 1) % d
-				if dir == 1 {
-					nc = (c + d - 1) % d
-				}
-				to := r + (nc-c)*sh.stride[i]
-				t.links[sh.linkOff+(r*D+i)*2+dir] = Link{From: t.nodes + r, To: t.nodes + to, BW: sh.bw[i]}
+			if d == 1 {
+				continue // no ring
 			}
-		}
-	}
-	sh.coord = make([]int32, R*D)
-	for r := int32(0); r < R; r++ {
-		for i := int32(0); i < D; i++ {
-			sh.coord[r*D+i] = (r / sh.stride[i]) % sh.dims[i]
+			c, st := sh.coord[r*D+i], sh.stride[i]
+			from, l := t.nodes+r, sh.linkOff+(r*D+i)*2
+			up := r + st // the router at c+1, wrapping
+			if c == d-1 {
+				up = r - (d-1)*st
+			}
+			t.links[l] = Link{From: from, To: t.nodes + up, BW: sh.bw[i]}
+			if d == 2 {
+				continue // a ring of two has one link per direction
+			}
+			down := r - st // the router at c−1, wrapping
+			if c == 0 {
+				down = r + (d-1)*st
+			}
+			t.links[l+1] = Link{From: from, To: t.nodes + down, BW: sh.bw[i]}
 		}
 	}
 	for _, st := range sh.stride {
