@@ -305,10 +305,10 @@ func (n *Network) AddJob(job int32, nodes []int32, pat Pattern) ([]int32, error)
 	}
 	e.links = append(e.links[:0], j.links...)
 	if n.t.translates() { // else no hit moves the links
-		e.glinks = slices.Grow(e.glinks[:0], len(j.links))[:len(j.links)]
-		for i, l := range j.links {
-			e.glinks[i] = n.glink[l]
-		}
+		// route1 counted the topology links into n.route
+		// (torus.countFlows), in j.links' order: they are j.links before
+		// the dense numbering.
+		e.glinks = append(e.glinks[:0], n.route...)
 	}
 	e.load = append(e.load[:0], j.load...)
 	return changed, nil
@@ -368,6 +368,8 @@ func (n *Network) route1(k int32, flows []Flow) []int32 {
 	// the steps as it walks them (torus.countFlows).
 	if s, ok := n.t.shape.(*torus); ok && s.packed != nil {
 		j.links = s.countFlows(flows, n.count, j.links)
+		// the topology links, for AddJob's route cache (translates)
+		n.route = append(n.route[:0], j.links...)
 	} else {
 		for _, f := range flows {
 			n.route = n.t.Route(f.Src, f.Dst, n.route[:0])
