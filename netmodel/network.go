@@ -46,14 +46,37 @@ func appendJobFlows(out []Flow, nodes []int32, pat Pattern) []Flow {
 			}
 		}
 	case Halo3D:
+		// Rank i = x + gx·(y + gy·z) of the grid walked in rank order, its
+		// neighbours +x, −x, +y, −y, +z, −z (partner's pHalo directions
+		// 0…5, a minus left out on an axis of 2, both on an axis of 1)
+		// found from the coordinates kept, without partner's divisions.
 		g := factor3(P)
-		dims := [3]int{g.x, g.y, g.z}
-		for i := 0; i < P; i++ {
-			for dir := 0; dir < 6; dir++ {
-				if n := dims[dir/2]; n == 1 || (n == 2 && dir&1 == 1) {
-					continue
+		gx, gy, gz := g.x, g.y, g.z
+		sy, sz := gx, gx*gy // rank strides of y and z
+		i := 0
+		for z := 0; z < gz; z++ {
+			for y := 0; y < gy; y++ {
+				for x := 0; x < gx; x++ {
+					if gx > 1 {
+						add(i, i-x+wrap(x+1, gx))
+						if gx > 2 {
+							add(i, i-x+wrap(x-1, gx))
+						}
+					}
+					if gy > 1 {
+						add(i, i+sy*(wrap(y+1, gy)-y))
+						if gy > 2 {
+							add(i, i+sy*(wrap(y-1, gy)-y))
+						}
+					}
+					if gz > 1 {
+						add(i, i+sz*(wrap(z+1, gz)-z))
+						if gz > 2 {
+							add(i, i+sz*(wrap(z-1, gz)-z))
+						}
+					}
+					i++
 				}
-				add(i, partner(i, P, pHalo, dir, 0, g))
 			}
 		}
 	default:
@@ -282,10 +305,10 @@ func (n *Network) AddJob(job int32, nodes []int32, pat Pattern) ([]int32, error)
 	}
 	e.links = append(e.links[:0], j.links...)
 	if n.t.translates() { // else no hit moves the links
-		e.glinks = slices.Grow(e.glinks[:0], len(j.links))[:len(j.links)]
-		for i, l := range j.links {
-			e.glinks[i] = n.glink[l]
-		}
+		// route1 counted the topology links into n.route
+		// (torus.countFlows), in j.links' order: they are j.links before
+		// the dense numbering.
+		e.glinks = append(e.glinks[:0], n.route...)
 	}
 	e.load = append(e.load[:0], j.load...)
 	return changed, nil
@@ -345,6 +368,8 @@ func (n *Network) route1(k int32, flows []Flow) []int32 {
 	// the steps as it walks them (torus.countFlows).
 	if s, ok := n.t.shape.(*torus); ok && s.packed != nil {
 		j.links = s.countFlows(flows, n.count, j.links)
+		// the topology links, for AddJob's route cache (translates)
+		n.route = append(n.route[:0], j.links...)
 	} else {
 		for _, f := range flows {
 			n.route = n.t.Route(f.Src, f.Dst, n.route[:0])
@@ -355,14 +380,19 @@ func (n *Network) route1(k int32, flows []Flow) []int32 {
 	}
 	// The order of links does not matter: the solver takes minima (exact in
 	// any order) and sums integer loads (exact in any order).
-	for i, gl := range j.links {
-		load := n.count[gl]
-		n.count[gl] = 0
+	// In locals, so the loop keeps them in registers (j's fields may alias
+	// the stores).
+	links, count, alone := j.links, n.count, j.alone
+	loads := slices.Grow(j.load[:0], len(links))[:len(links)]
+	for i, gl := range links {
+		load := count[gl]
+		count[gl] = 0
 		l := n.denseOf(gl)
-		j.links[i] = l
-		j.load = append(j.load, load)
-		j.alone = min(j.alone, n.links[l].bw/float64(load)) // builtin min: math.Min's rules, inlined
+		links[i] = l
+		loads[i] = load
+		alone = min(alone, n.links[l].bw/float64(load)) // builtin min: math.Min's rules, inlined
 	}
+	j.load, j.alone = loads, alone
 	return n.insert(k)
 }
 

@@ -73,27 +73,40 @@ func NewTorus(s Spec) (*Topology, error) {
 		t.links[2*n] = Link{From: n, To: t.nodes + r, BW: sh.nodeBW}
 		t.links[2*n+1] = Link{From: t.nodes + r, To: n, BW: sh.nodeBW}
 	}
+	// Router coordinates counted up (dimension 0 fastest, as the router
+	// numbers run), not divided out of each router number.
+	sh.coord = make([]int32, R*D)
+	cur := make([]int32, D)
+	for r := int32(0); r < R; r++ {
+		copy(sh.coord[r*D:(r+1)*D], cur)
+		for i := range cur {
+			if cur[i]++; cur[i] < sh.dims[i] {
+				break
+			}
+			cur[i] = 0
+		}
+	}
 	for r := int32(0); r < R; r++ {
 		for i := int32(0); i < D; i++ {
 			d := sh.dims[i]
-			c := (r / sh.stride[i]) % d
-			for dir := int32(0); dir < 2; dir++ {
-				if d == 1 || (d == 2 && dir == 1) {
-					continue // no ring, or a ring of two has one link per direction
-				}
-				nc := (c + 1) % d
-				if dir == 1 {
-					nc = (c + d - 1) % d
-				}
-				to := r + (nc-c)*sh.stride[i]
-				t.links[sh.linkOff+(r*D+i)*2+dir] = Link{From: t.nodes + r, To: t.nodes + to, BW: sh.bw[i]}
+			if d == 1 {
+				continue // no ring
 			}
-		}
-	}
-	sh.coord = make([]int32, R*D)
-	for r := int32(0); r < R; r++ {
-		for i := int32(0); i < D; i++ {
-			sh.coord[r*D+i] = (r / sh.stride[i]) % sh.dims[i]
+			c, st := sh.coord[r*D+i], sh.stride[i]
+			from, l := t.nodes+r, sh.linkOff+(r*D+i)*2
+			up := r + st // the router at c+1, wrapping
+			if c == d-1 {
+				up = r - (d-1)*st
+			}
+			t.links[l] = Link{From: from, To: t.nodes + up, BW: sh.bw[i]}
+			if d == 2 {
+				continue // a ring of two has one link per direction
+			}
+			down := r - st // the router at c−1, wrapping
+			if c == 0 {
+				down = r + (d-1)*st
+			}
+			t.links[l+1] = Link{From: from, To: t.nodes + down, BW: sh.bw[i]}
 		}
 	}
 	for _, st := range sh.stride {
@@ -353,6 +366,11 @@ func (s *torus) route(a, b int32, dst []int32) []int32 {
 // on the average) the route built and read back per flow cost more than
 // the steps. Coordinates must be packed; flows valid.
 func (s *torus) countFlows(flows []Flow, count, links []int32) []int32 {
+	// ring lengths and strides in locals (at most 8: coordinates are
+	// packed), so the walk reads no slice of s for them
+	var dims, strideD [8]int32
+	copy(dims[:], s.dims)
+	copy(strideD[:], s.strideD)
 	for _, f := range flows {
 		a, b := f.Src, f.Dst
 		if a == b {
@@ -364,10 +382,10 @@ func (s *torus) countFlows(flows []Flow, count, links []int32) []int32 {
 		for x := pa ^ pb; x != 0; {
 			sh := uint(bits.TrailingZeros64(x)) &^ 7
 			x &^= 0xff << sh
-			i := int32(sh / 8)
-			c, cb, d, sd := int32(pa>>sh&0xff), int32(pb>>sh&0xff), s.dims[i], s.strideD[i]
+			i := sh / 8 & 7
+			c, cb, d, sd := int32(pa>>sh&0xff), int32(pb>>sh&0xff), dims[i], strideD[i]
 			k := ringDelta(c, cb, d)
-			link := s.linkOff + i*2
+			link := s.linkOff + int32(i)*2
 			for ; k > 0; k-- {
 				links = countLink(count, links, link+rd*2)
 				if c++; c == d {
