@@ -82,6 +82,7 @@ func TestMCKPLocalMatchesReference(t *testing.T) {
 		s.incumbent(classes)
 		s.prepare(classes)
 		before := s.best
+		s.inc0 = append(s.inc0[:0], s.inc...)
 		s.improve(classes)
 		var w, c float64
 		for j := len(classes) - 1; j >= 0; j-- {
