@@ -120,6 +120,9 @@ type MCKP struct {
 	pincs, scratch   []mckpInc // probe: the increments of the classes but the giant
 	noProbe          bool      // tests: no probe (the reference it is compared with)
 	noSkip           bool      // tests: no hopeless check (the reference it is compared with)
+	noLocal          bool      // tests: no local search of the early incumbent (the reference it is compared with)
+	inc0             []int32   // the incumbent choice before improve, for the searches after a fallback
+	lsPos            []int32   // improve: each class's incumbent position among its undominated options, -1 if none
 	skipIncs         []lpInc   // hopeless: the increments of the classes but the first
 	skipped          int       // tests: rounds hopeless skipped
 	lambda, best     float64
@@ -227,21 +230,66 @@ func (s *MCKP) Solve(classes [][]Option, capacity float64) (choice []int, cost f
 		// solver instructions: RICC dvfs 10.58 → 9.77 G, CEA-Curie dvfs
 		// 5.65 → 5.26 G).
 		best := s.best
-		s.heavy, s.nearTie = true, false
-		if choice, cost, ok, done := s.rounds(classes, 2.5); done && !s.nearTie {
+		if s.noLocal {
+			if choice, cost, ok, done := s.early(classes, best); done {
+				return choice, cost, ok
+			}
+			return s.reference(classes)
+		}
+		// First from a closer incumbent (improve): its answer, when it
+		// stands, is the one every exact search finds. Otherwise the
+		// searches after it run from the incumbent above, and only if
+		// they run out of budget does the early search from that
+		// incumbent run too, as it did before them: the same answer as
+		// without improve, in every case.
+		s.inc0 = append(s.inc0[:0], s.inc...)
+		s.improve(classes)
+		if choice, cost, ok, done := s.early(classes, best); done {
 			return choice, cost, ok
 		}
-		s.fallbacks++
-		s.best, s.proven, s.heavy, s.lpBuilt, s.work, s.haveBetter = best, s.l0, false, false, 0, false
+		copy(s.inc, s.inc0)
+		if choice, cost, ok, done := s.later(classes); done {
+			return choice, cost, ok
+		}
+		s.best, s.proven, s.heavy, s.lpBuilt, s.work, s.haveBetter, s.Exact, s.Bound = best, s.l0, false, false, 0, false, true, math.Inf(-1)
+		if choice, cost, ok, done := s.early(classes, best); done {
+			return choice, cost, ok
+		}
+		return s.reference(classes)
 	}
+	return s.reference(classes)
+}
+
+// early runs the heavy-first search of two rounds from the incumbent
+// s.best; done reports that its answer stands (it met no near tie and did
+// not run out of budget). Otherwise it leaves the solver as the searches
+// after it start: incumbent cost best, the proven bound L0, fresh budget.
+func (s *MCKP) early(classes [][]Option, best float64) (choice []int, cost float64, ok, done bool) {
+	s.heavy, s.nearTie = true, false
+	if choice, cost, ok, done := s.rounds(classes, 2.5); done && !s.nearTie {
+		return choice, cost, ok, true
+	}
+	s.fallbacks++
+	s.best, s.proven, s.heavy, s.lpBuilt, s.work, s.haveBetter = best, s.l0, false, false, 0, false
+	return nil, 0, false, false
+}
+
+// later runs the searches after the early one: the first order's, and the
+// heavy-first one when that runs out of budget (or from the start when a
+// class spans more than half the capacity); done is false when the last
+// of them ran out of budget too (then settle answers).
+func (s *MCKP) later(classes [][]Option) (choice []int, cost float64, ok, done bool) {
 	if choice, cost, ok, done := s.rounds(classes, 16); done || s.heavy {
-		if done {
-			return choice, cost, ok
-		}
-		return s.settle(classes)
+		return choice, cost, ok, done
 	}
 	s.heavy, s.work = true, 0
-	if choice, cost, ok, done := s.rounds(classes, 16); done {
+	return s.rounds(classes, 16)
+}
+
+// reference runs later's searches and settles for the incumbent when they
+// run out of budget.
+func (s *MCKP) reference(classes [][]Option) ([]int, float64, bool) {
+	if choice, cost, ok, done := s.later(classes); done {
 		return choice, cost, ok
 	}
 	return s.settle(classes)
