@@ -204,17 +204,28 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	// A group whose slots end at or before lim is where it was checked if
 	// it is there (slots[a:b] with b ≤ chgLo are as at the last pass's
 	// walk) and the suffix bound passes at its last entry (sufCut).
-	lim := min(w.chgLo, sufCut(suf, free))
+	chgLo := w.chgLo
+	lim := min(chgLo, sufCut(suf, free))
 	kept := false // the profile is the kept one (keepSearched)
 	moves := -1   // the group keepSearched found an earlier start for
 	rs.atFrom = -1
 	if reuseWalkCheck != nil {
 		reuseWalkCheck(c, v)
 	}
+	started := 0 // groups whose start is now, started by startKept
 	for ; g < len(rs.groups); g++ {
 		gr := &rs.groups[g]
 		if !(gr.at > now) {
-			break
+			if gr.at != now || !c.startKept(v, g, &i, &si, suf) {
+				break
+			}
+			// The starts made tombstones before the later groups
+			// only: chgLo as it was still tells where they can have
+			// moved.
+			started++
+			free = v.Free()
+			lim = min(chgLo, sufCut(suf, free))
+			continue
 		}
 		// i is the position after the last group, before walkStep's
 		// skip. A group where it was checked, with nothing there
@@ -250,6 +261,14 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	}
 	if i >= 0 && i < len(w.procs) && w.procs[i] > mp { // the deferred walkStep
 		i = walkSkip(w, i, v.Total)
+	}
+	if started > 0 {
+		si = c.dropStarted(g, now)
+		g -= started
+		if moves >= 0 {
+			moves -= started
+		}
+		rs.atFrom = -1
 	}
 	if undo := len(rs.groups) - g; 2*undo > g+v.Running()/8 || len(p.ord) > 2*rs.blocks+8 {
 		c.rebuildKept(v, g)
@@ -337,6 +356,92 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		reuseCheck(c, v)
 	}
 	return i, rebuilt, true
+}
+
+// startKept starts the jobs of groups[g], whose start is now, as a
+// rebuilt pass would (its search finds now: nothing starts earlier, and
+// its window fits on the profile before it, which holds as many free
+// processors as the kept one or more), when its slots are at consecutive
+// positions from *i (after the deferred walkStep) and the pass's checks
+// pass at each of them: the free processors (which fall by the group's
+// processors at each start) at least the suffix bound suf and the job's
+// processors. It then makes the pass's calls for each job (Start, then
+// Reserve), advances *i and *si past the group and reports true; the
+// group's reservation is now its jobs' running entries, with the same
+// window, so the profile is unchanged (the caller drops the group:
+// dropStarted). Otherwise it changes nothing but the walkStep and reports
+// false (the walk stops there, as before).
+func (c *Conservative) startKept(v *View, g int, i, si *int, suf []int32) bool {
+	rs, w := &c.rs, &v.e.wq
+	gr := &rs.groups[g]
+	pos := *i
+	if pos >= 0 && pos < len(w.procs) && w.procs[pos] > int32(min(v.Total, math.MaxInt32-1)) { // walkStep
+		pos = walkSkip(w, pos, v.Total)
+		*i = pos
+	}
+	sj := int(gr.slotEnd)
+	want := rs.slots[*si:sj]
+	n, procs, free := len(want), int(gr.procs), v.Free()
+	if pos < 0 || n == 0 || pos+n > len(w.slots) || free < n*procs ||
+		free-(n-1)*procs < int(suf[(pos+n-1)>>groupShift]) || !slices.Equal(w.slots[pos:pos+n], want) {
+		return false
+	}
+	if g > 0 {
+		v.backfill = true // the earlier groups' jobs were reserved
+	}
+	now := v.Now
+	for k := pos; k < pos+n; k++ {
+		if est := v.EstLow(k); v.Start(k) != now+est && rs.rec {
+			rs.rec = false // its profile entry is not its reservation
+		}
+		v.Reserve(k, now)
+	}
+	c.seen.put(procs, gr.est, now)
+	*i, *si = pos+n, sj
+	return true
+}
+
+// dropStarted removes from the groups those before index g whose start is
+// not after now (startKept started them), with their slots, and returns
+// the slot index after the groups left before g.
+func (c *Conservative) dropStarted(g int, now float64) int {
+	rs := &c.rs
+	gs := rs.groups
+	// wg groups kept so far; drop slots dropped so far; prev the
+	// original slot end of the group before k.
+	wg, drop, prev := 0, 0, 0
+	for k := 0; k < len(gs); {
+		if k < g && !(gs[k].at > now) {
+			drop += int(gs[k].slotEnd) - prev
+			prev = int(gs[k].slotEnd)
+			k++
+			continue
+		}
+		// A run of groups kept, [k, e), moved down at once.
+		e := k + 1
+		for e < len(gs) && !(e < g && !(gs[e].at > now)) {
+			e++
+		}
+		end := int(gs[e-1].slotEnd)
+		if drop > 0 {
+			copy(rs.slots[prev-drop:], rs.slots[prev:end])
+			copy(gs[wg:], gs[k:e])
+			for t := wg; t < wg+e-k; t++ {
+				gs[t].slotEnd -= int32(drop)
+			}
+		}
+		wg += e - k
+		prev = end
+		k = e
+	}
+	n := len(rs.slots)
+	copy(rs.slots[prev-drop:], rs.slots[prev:])
+	rs.groups, rs.slots = gs[:wg], rs.slots[:n-drop]
+	// The groups before g less the started ones.
+	if kg := g - (len(gs) - wg); kg > 0 {
+		return int(rs.groups[kg-1].slotEnd)
+	}
+	return 0
 }
 
 // keepProfile makes the profile the kept one: the last pass's, advanced
