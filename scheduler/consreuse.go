@@ -213,10 +213,13 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		reuseWalkCheck(c, v)
 	}
 	started := 0 // groups whose start is now, started by startKept
+	// cut is the position at which a rebuilt pass stops at the
+	// free-processor cutoff, once the walk is past it (-1: not yet).
+	cut := -1
 	for ; g < len(rs.groups); g++ {
 		gr := &rs.groups[g]
 		if !(gr.at > now) {
-			if gr.at != now || !c.startKept(v, g, &i, &si, suf) {
+			if cut >= 0 || gr.at != now || !c.startKept(v, g, &i, &si, suf) {
 				break
 			}
 			// The starts made tombstones before the later groups
@@ -233,21 +236,31 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		// within the machine, and the skip stays where it is. Else
 		// (or past the cutoff) it is compared (keptAt) or walked.
 		j, sj := i+int(gr.slotEnd)-si, int(gr.slotEnd)
-		same := int(gr.pos) == i && j <= lim
-		if !same {
+		if cut >= 0 {
+			if j, sj = c.walkPast(w, gr, i, si, mp); sj < 0 {
+				break
+			}
+		} else if same := int(gr.pos) == i && j <= lim; !same {
 			if i >= 0 && i < len(w.procs) && w.procs[i] > mp { // walkStep
 				i = walkSkip(w, i, v.Total)
 				j = i + int(gr.slotEnd) - si
 			}
-			same = int(gr.pos) == i && j <= lim
-		}
-		if same {
-		} else if want := rs.slots[si:sj]; keptAt(w, want, i, free, suf) {
-			gr.pos = int32(i)
-		} else {
-			gr.pos = noPos
-			if j, sj = walkSlotsEach(w, want, i, si, v.Total, free, suf); sj < 0 {
-				break
+			if int(gr.pos) == i && j <= lim {
+			} else if want := rs.slots[si:sj]; keptAt(w, want, i, free, suf) {
+				gr.pos = int32(i)
+			} else {
+				gr.pos = noPos
+				if j, sj = walkSlotsEach(w, want, i, si, v.Total, free, suf); sj < 0 {
+					// Stopped at the cutoff, the groups on stand
+					// as they would without it (walkPast).
+					if j < 0 || j >= len(w.slots) || free >= int(suf[j>>groupShift]) {
+						break
+					}
+					cut = j
+					if j, sj = c.walkPast(w, gr, i, si, mp); sj < 0 {
+						break
+					}
+				}
 			}
 		}
 		if hasD && gr.x0 < dEnd && !c.stands(gr, now) && !c.keepSearched(v, g, &kept) { // mayLift
@@ -259,7 +272,9 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		i, si = j, sj // walkStep deferred to the next group
 		c.seen.put(int(gr.procs), gr.est, gr.at)
 	}
-	if i >= 0 && i < len(w.procs) && w.procs[i] > mp { // the deferred walkStep
+	if cut >= 0 {
+		i = cut // the pass stops there
+	} else if i >= 0 && i < len(w.procs) && w.procs[i] > mp { // the deferred walkStep
 		i = walkSkip(w, i, v.Total)
 	}
 	if started > 0 {
@@ -294,7 +309,7 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	// The groups from g on, each searched again if D may lift it (its
 	// new certificate goes at the end of cert).
 	cand, qg := len(e.wq.slots)-1, -1
-	for ; g < len(rs.groups); g++ {
+	for ; cut < 0 && g < len(rs.groups); g++ {
 		gr := &rs.groups[g]
 		if !(gr.at > now) {
 			break
@@ -399,6 +414,45 @@ func (c *Conservative) startKept(v *View, g int, i, si *int, suf []int32) bool {
 	c.seen.put(procs, gr.est, now)
 	*i, *si = pos+n, sj
 	return true
+}
+
+// walkPast checks that gr's slots (from slot index si on) are the live
+// queue entries of w from position i on, as walkSlotsEach does, for a
+// group after the position at which a rebuilt pass stops at the
+// free-processor cutoff. That pass would leave such groups without
+// reservations and the next one would place them again, on the profile
+// before them: as no job after the cutoff can start in this pass, keeping
+// them (each standing as any kept group, on the profile before it plus
+// what the passes since freed early) leaves the reservations a pass
+// without the cutoff would, which the next pass keeps or places again as
+// it would place them. That pass makes no wait-queue call past the
+// cutoff, so this walk skips entries above the machine's processors
+// (mp: tombstones) itself, without the wait queue's skips (which tighten
+// its bounds). It returns the position after the group and the slot index
+// after it, or sj < 0 if the slots are not there; the group's position
+// is kept when its slots are consecutive.
+func (c *Conservative) walkPast(w *waitQueue, gr *resGroup, i, si int, mp int32) (j, sj int) {
+	want := c.rs.slots[si:gr.slotEnd]
+	n := len(w.slots)
+	for i >= 0 && i < n && w.procs[i] > mp {
+		i++
+	}
+	i0 := i
+	for _, s := range want {
+		for i >= 0 && i < n && w.procs[i] > mp {
+			i++
+		}
+		if i < 0 || i >= n || w.slots[i] != s {
+			gr.pos = noPos
+			return i, -1
+		}
+		i++
+	}
+	gr.pos = noPos
+	if i-i0 == len(want) {
+		gr.pos = int32(i0)
+	}
+	return i, si + len(want)
 }
 
 // dropStarted removes from the groups those before index g whose start is
