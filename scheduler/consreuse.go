@@ -237,8 +237,12 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		// (or past the cutoff) it is compared (keptAt) or walked.
 		j, sj := i+int(gr.slotEnd)-si, int(gr.slotEnd)
 		if cut >= 0 {
-			if j, sj = c.walkPast(w, gr, i, si, mp); sj < 0 {
-				break
+			// Past the cutoff a group is where it was found at the
+			// last walk as before, but without the cutoff's bound.
+			if int(gr.pos) != i || j > chgLo {
+				if j, sj = c.walkPast(w, gr, i, si, mp); sj < 0 {
+					break
+				}
 			}
 		} else if same := int(gr.pos) == i && j <= lim; !same {
 			if i >= 0 && i < len(w.procs) && w.procs[i] > mp { // walkStep
@@ -437,6 +441,10 @@ func (c *Conservative) walkPast(w *waitQueue, gr *resGroup, i, si int, mp int32)
 	for i >= 0 && i < n && w.procs[i] > mp {
 		i++
 	}
+	if j := i + len(want); i >= 0 && j <= n && slices.Equal(w.slots[i:j], want) {
+		gr.pos = int32(i) // consecutive (recorded slots are live)
+		return j, si + len(want)
+	}
 	i0 := i
 	for _, s := range want {
 		for i >= 0 && i < n && w.procs[i] > mp {
@@ -473,8 +481,11 @@ func (c *Conservative) dropStarted(g int, now float64) int {
 		}
 		// A run of groups kept, [k, e), moved down at once.
 		e := k + 1
-		for e < len(gs) && !(e < g && !(gs[e].at > now)) {
+		for e < g && gs[e].at > now {
 			e++
+		}
+		if e >= g {
+			e = len(gs)
 		}
 		end := int(gs[e-1].slotEnd)
 		if drop > 0 {
