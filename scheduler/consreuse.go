@@ -215,7 +215,7 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	started := 0 // groups whose start is now, started by startKept
 	// cut is the position at which a rebuilt pass stops at the
 	// free-processor cutoff, once the walk is past it (-1: not yet).
-	cut := -1
+	cut, gcut := -1, 0
 	for ; g < len(rs.groups); g++ {
 		gr := &rs.groups[g]
 		if !(gr.at > now) {
@@ -260,7 +260,7 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 					if j < 0 || j >= len(w.slots) || free >= int(suf[j>>groupShift]) {
 						break
 					}
-					cut = j
+					cut, gcut = j, g
 					if j, sj = c.walkPast(w, gr, i, si, mp); sj < 0 {
 						break
 					}
@@ -275,6 +275,13 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		}
 		i, si = j, sj // walkStep deferred to the next group
 		c.seen.put(int(gr.procs), gr.est, gr.at)
+	}
+	if reuseWalkEnd != nil {
+		past := 0
+		if cut >= 0 {
+			past = g - gcut
+		}
+		reuseWalkEnd(started, past)
 	}
 	if cut >= 0 {
 		i = cut // the pass stops there
@@ -685,6 +692,11 @@ func (c *Conservative) rebuildKept(v *View, g int) {
 // reuseWalkCheck, if set (tests only), is called by every pass that
 // reuses before its walk over the kept groups.
 var reuseWalkCheck func(c *Conservative, v *View)
+
+// reuseWalkEnd, if set (tests only), is called at the end of every
+// reuse walk with the groups it started (startKept) and kept past the
+// free-processor cutoff (walkPast).
+var reuseWalkEnd func(started, past int)
 
 // reuseCheck, if set (tests only), is called at the end of every pass
 // that reuses, with the profile and the kept groups as the pass goes on

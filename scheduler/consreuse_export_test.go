@@ -157,3 +157,12 @@ func CheckKeepSearched() (kept, dropped *int, failure *string, restore func()) {
 	}
 	return kept, dropped, failure, func() { keepSearchedCheck = nil }
 }
+
+// CountReuseWalkEnds counts, over every reuse walk from now on, the kept
+// groups the walk started (startKept) and kept past the free-processor
+// cutoff (walkPast); restore removes the count.
+func CountReuseWalkEnds() (started, past *int, restore func()) {
+	started, past = new(int), new(int)
+	reuseWalkEnd = func(s, p int) { *started += s; *past += p }
+	return started, past, func() { reuseWalkEnd = nil }
+}
