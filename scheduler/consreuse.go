@@ -219,7 +219,7 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	for ; g < len(rs.groups); g++ {
 		gr := &rs.groups[g]
 		if !(gr.at > now) {
-			if cut >= 0 || gr.at != now || !c.startKept(v, g, &i, &si, suf) {
+			if gr.at != now || !c.startKept(v, g, &i, &si, suf) {
 				break
 			}
 			// The starts made tombstones before the later groups
@@ -236,15 +236,7 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		// within the machine, and the skip stays where it is. Else
 		// (or past the cutoff) it is compared (keptAt) or walked.
 		j, sj := i+int(gr.slotEnd)-si, int(gr.slotEnd)
-		if cut >= 0 {
-			// Past the cutoff a group is where it was found at the
-			// last walk as before, but without the cutoff's bound.
-			if int(gr.pos) != i || j > chgLo {
-				if j, sj = c.walkPast(w, gr, i, si, mp); sj < 0 {
-					break
-				}
-			}
-		} else if same := int(gr.pos) == i && j <= lim; !same {
+		if same := int(gr.pos) == i && j <= lim; !same {
 			if i >= 0 && i < len(w.procs) && w.procs[i] > mp { // walkStep
 				i = walkSkip(w, i, v.Total)
 				j = i + int(gr.slotEnd) - si
@@ -260,10 +252,9 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 					if j < 0 || j >= len(w.slots) || free >= int(suf[j>>groupShift]) {
 						break
 					}
+					// The groups from here on: walkPastFrom.
 					cut, gcut = j, g
-					if j, sj = c.walkPast(w, gr, i, si, mp); sj < 0 {
-						break
-					}
+					break
 				}
 			}
 		}
@@ -275,6 +266,9 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		}
 		i, si = j, sj // walkStep deferred to the next group
 		c.seen.put(int(gr.procs), gr.est, gr.at)
+	}
+	if cut >= 0 {
+		g, si = c.walkPastFrom(v, g, i, si, chgLo, &kept, &moves)
 	}
 	if reuseWalkEnd != nil {
 		past := 0
@@ -425,6 +419,42 @@ func (c *Conservative) startKept(v *View, g int, i, si *int, suf []int32) bool {
 	c.seen.put(procs, gr.est, now)
 	*i, *si = pos+n, sj
 	return true
+}
+
+// walkPastFrom is the reuse walk from groups[g] (whose slots start at
+// slot index si, and at queue position i less walkStep's skip) on, once
+// it has met the free-processor cutoff: each group is compared with the
+// queue by walkPast (or passed where it was found at the last walk, when
+// nothing from there to its end changed since: chgLo as it was before the
+// walk's starts) and kept as the walk keeps any group (it stands, or a
+// search on the kept profile finds its start: keepSearched). It returns
+// the index of the first group not kept and the slot index after the
+// last kept one; moves is set as the walk sets it.
+func (c *Conservative) walkPastFrom(v *View, g, i, si, chgLo int, kept *bool, moves *int) (int, int) {
+	rs, w, now := &c.rs, &v.e.wq, v.Now
+	mp := int32(min(v.Total, math.MaxInt32-1))
+	hasD, dEnd := len(rs.d) > 0, rs.dEnd
+	for ; g < len(rs.groups); g++ {
+		gr := &rs.groups[g]
+		if !(gr.at > now) {
+			break // a rebuilt pass would not start it: it stopped
+		}
+		j, sj := i+int(gr.slotEnd)-si, int(gr.slotEnd)
+		if int(gr.pos) != i || j > chgLo {
+			if j, sj = c.walkPast(w, gr, i, si, mp); sj < 0 {
+				break
+			}
+		}
+		if hasD && gr.x0 < dEnd && !c.stands(gr, now) && !c.keepSearched(v, g, kept) { // mayLift
+			if rs.movesEarlier {
+				*moves = g
+			}
+			break
+		}
+		i, si = j, sj
+		c.seen.put(int(gr.procs), gr.est, gr.at)
+	}
+	return g, si
 }
 
 // walkPast checks that gr's slots (from slot index si on) are the live
