@@ -102,6 +102,8 @@ type reuseState struct {
 	d      []runEntry // scratch: D, (end, processors) with end > now
 	dEnd   float64    // the last end in d
 	lifts  []liftPt   // scratch: D's ends, latest first, with running sums (lift)
+	// chgLo is the wait queue's chgLo before the reuse walk's starts.
+	chgLo int
 	// atMin is the earliest start of the groups from index atFrom on
 	// (keepSearched; atFrom < 0: none known in this pass).
 	atFrom int
@@ -204,8 +206,8 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	// A group whose slots end at or before lim is where it was checked if
 	// it is there (slots[a:b] with b ≤ chgLo are as at the last pass's
 	// walk) and the suffix bound passes at its last entry (sufCut).
-	chgLo := w.chgLo
-	lim := min(chgLo, sufCut(suf, free))
+	rs.chgLo = w.chgLo // as it was before the walk's starts (startKept)
+	lim := min(w.chgLo, sufCut(suf, free))
 	kept := false // the profile is the kept one (keepSearched)
 	moves := -1   // the group keepSearched found an earlier start for
 	rs.atFrom = -1
@@ -216,19 +218,11 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	// cut is the position at which a rebuilt pass stops at the
 	// free-processor cutoff, once the walk is past it (-1: not yet).
 	cut, gcut := -1, 0
+walk:
 	for ; g < len(rs.groups); g++ {
 		gr := &rs.groups[g]
 		if !(gr.at > now) {
-			if gr.at != now || !c.startKept(v, g, &i, &si, suf) {
-				break
-			}
-			// The starts made tombstones before the later groups
-			// only: chgLo as it was still tells where they can have
-			// moved.
-			started++
-			free = v.Free()
-			lim = min(chgLo, sufCut(suf, free))
-			continue
+			break
 		}
 		// i is the position after the last group, before walkStep's
 		// skip. A group where it was checked, with nothing there
@@ -267,8 +261,19 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		i, si = j, sj // walkStep deferred to the next group
 		c.seen.put(int(gr.procs), gr.est, gr.at)
 	}
+	// A group whose start is now is started (the loop above stops at it,
+	// and goes on after it: its own branch there cost the loop more than
+	// it saved on CEA-Curie). The starts make tombstones before the later
+	// groups only: chgLo as it was still tells where they can have moved.
+	if cut < 0 && g < len(rs.groups) && rs.groups[g].at == now && c.startKept(v, g, &i, &si, suf) {
+		started++
+		g++
+		free = v.Free()
+		lim = min(rs.chgLo, sufCut(suf, free))
+		goto walk
+	}
 	if cut >= 0 {
-		g, si = c.walkPastFrom(v, g, i, si, chgLo, &kept, &moves)
+		g, si = c.walkPastFrom(v, g, i, si, rs.chgLo, &kept, &moves)
 	}
 	if reuseWalkEnd != nil {
 		past := 0
