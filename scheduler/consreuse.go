@@ -102,6 +102,8 @@ type reuseState struct {
 	d      []runEntry // scratch: D, (end, processors) with end > now
 	dEnd   float64    // the last end in d
 	lifts  []liftPt   // scratch: D's ends, latest first, with running sums (lift)
+	// chgLo is the wait queue's chgLo before the reuse walk's starts.
+	chgLo int
 	// atMin is the earliest start of the groups from index atFrom on
 	// (keepSearched; atFrom < 0: none known in this pass).
 	atFrom int
@@ -204,6 +206,7 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	// A group whose slots end at or before lim is where it was checked if
 	// it is there (slots[a:b] with b ≤ chgLo are as at the last pass's
 	// walk) and the suffix bound passes at its last entry (sufCut).
+	rs.chgLo = w.chgLo // as it was before the walk's starts (startKept)
 	lim := min(w.chgLo, sufCut(suf, free))
 	kept := false // the profile is the kept one (keepSearched)
 	moves := -1   // the group keepSearched found an earlier start for
@@ -211,6 +214,11 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	if reuseWalkCheck != nil {
 		reuseWalkCheck(c, v)
 	}
+	started := 0 // groups whose start is now, started by startKept
+	// cut is the position at which a rebuilt pass stops at the
+	// free-processor cutoff, once the walk is past it (-1: not yet).
+	cut, gcut := -1, 0
+walk:
 	for ; g < len(rs.groups); g++ {
 		gr := &rs.groups[g]
 		if !(gr.at > now) {
@@ -222,21 +230,26 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		// within the machine, and the skip stays where it is. Else
 		// (or past the cutoff) it is compared (keptAt) or walked.
 		j, sj := i+int(gr.slotEnd)-si, int(gr.slotEnd)
-		same := int(gr.pos) == i && j <= lim
-		if !same {
+		if same := int(gr.pos) == i && j <= lim; !same {
 			if i >= 0 && i < len(w.procs) && w.procs[i] > mp { // walkStep
 				i = walkSkip(w, i, v.Total)
 				j = i + int(gr.slotEnd) - si
 			}
-			same = int(gr.pos) == i && j <= lim
-		}
-		if same {
-		} else if want := rs.slots[si:sj]; keptAt(w, want, i, free, suf) {
-			gr.pos = int32(i)
-		} else {
-			gr.pos = noPos
-			if j, sj = walkSlotsEach(w, want, i, si, v.Total, free, suf); sj < 0 {
-				break
+			if int(gr.pos) == i && j <= lim {
+			} else if want := rs.slots[si:sj]; keptAt(w, want, i, free, suf) {
+				gr.pos = int32(i)
+			} else {
+				gr.pos = noPos
+				if j, sj = walkSlotsEach(w, want, i, si, v.Total, free, suf); sj < 0 {
+					// Stopped at the cutoff, the groups on stand
+					// as they would without it (walkPast).
+					if j < 0 || j >= len(w.slots) || free >= int(suf[j>>groupShift]) {
+						break
+					}
+					// The groups from here on: walkPastFrom.
+					cut, gcut = j, g
+					break
+				}
 			}
 		}
 		if hasD && gr.x0 < dEnd && !c.stands(gr, now) && !c.keepSearched(v, g, &kept) { // mayLift
@@ -248,8 +261,39 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		i, si = j, sj // walkStep deferred to the next group
 		c.seen.put(int(gr.procs), gr.est, gr.at)
 	}
-	if i >= 0 && i < len(w.procs) && w.procs[i] > mp { // the deferred walkStep
+	// A group whose start is now is started (the loop above stops at it,
+	// and goes on after it: its own branch there cost the loop more than
+	// it saved on CEA-Curie). The starts make tombstones before the later
+	// groups only: chgLo as it was still tells where they can have moved.
+	if cut < 0 && g < len(rs.groups) && rs.groups[g].at == now && c.startKept(v, g, &i, &si, suf) {
+		started++
+		g++
+		free = v.Free()
+		lim = min(rs.chgLo, sufCut(suf, free))
+		goto walk
+	}
+	if cut >= 0 {
+		g, si = c.walkPastFrom(v, g, i, si, rs.chgLo, &kept, &moves)
+	}
+	if reuseWalkEnd != nil {
+		past := 0
+		if cut >= 0 {
+			past = g - gcut
+		}
+		reuseWalkEnd(started, past)
+	}
+	if cut >= 0 {
+		i = cut // the pass stops there
+	} else if i >= 0 && i < len(w.procs) && w.procs[i] > mp { // the deferred walkStep
 		i = walkSkip(w, i, v.Total)
+	}
+	if started > 0 {
+		si = c.dropStarted(g, now)
+		g -= started
+		if moves >= 0 {
+			moves -= started
+		}
+		rs.atFrom = -1
 	}
 	if undo := len(rs.groups) - g; 2*undo > g+v.Running()/8 || len(p.ord) > 2*rs.blocks+8 {
 		c.rebuildKept(v, g)
@@ -275,7 +319,7 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	// The groups from g on, each searched again if D may lift it (its
 	// new certificate goes at the end of cert).
 	cand, qg := len(e.wq.slots)-1, -1
-	for ; g < len(rs.groups); g++ {
+	for ; cut < 0 && g < len(rs.groups); g++ {
 		gr := &rs.groups[g]
 		if !(gr.at > now) {
 			break
@@ -337,6 +381,174 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 		reuseCheck(c, v)
 	}
 	return i, rebuilt, true
+}
+
+// startKept starts the jobs of groups[g], whose start is now, as a
+// rebuilt pass would (its search finds now: nothing starts earlier, and
+// its window fits on the profile before it, which holds as many free
+// processors as the kept one or more), when its slots are at consecutive
+// positions from *i (after the deferred walkStep) and the pass's checks
+// pass at each of them: the free processors (which fall by the group's
+// processors at each start) at least the suffix bound suf and the job's
+// processors. It then makes the pass's calls for each job (Start, then
+// Reserve), advances *i and *si past the group and reports true; the
+// group's reservation is now its jobs' running entries, with the same
+// window, so the profile is unchanged (the caller drops the group:
+// dropStarted). Otherwise it changes nothing but the walkStep and reports
+// false (the walk stops there, as before).
+func (c *Conservative) startKept(v *View, g int, i, si *int, suf []int32) bool {
+	rs, w := &c.rs, &v.e.wq
+	gr := &rs.groups[g]
+	pos := *i
+	if pos >= 0 && pos < len(w.procs) && w.procs[pos] > int32(min(v.Total, math.MaxInt32-1)) { // walkStep
+		pos = walkSkip(w, pos, v.Total)
+		*i = pos
+	}
+	sj := int(gr.slotEnd)
+	want := rs.slots[*si:sj]
+	n, procs, free := len(want), int(gr.procs), v.Free()
+	if pos < 0 || n == 0 || pos+n > len(w.slots) || free < n*procs ||
+		free-(n-1)*procs < int(suf[(pos+n-1)>>groupShift]) || !slices.Equal(w.slots[pos:pos+n], want) {
+		return false
+	}
+	if g > 0 {
+		v.backfill = true // the earlier groups' jobs were reserved
+	}
+	now := v.Now
+	for k := pos; k < pos+n; k++ {
+		if est := v.EstLow(k); v.Start(k) != now+est && rs.rec {
+			rs.rec = false // its profile entry is not its reservation
+		}
+		v.Reserve(k, now)
+	}
+	c.seen.put(procs, gr.est, now)
+	*i, *si = pos+n, sj
+	return true
+}
+
+// walkPastFrom is the reuse walk from groups[g] (whose slots start at
+// slot index si, and at queue position i less walkStep's skip) on, once
+// it has met the free-processor cutoff: each group is compared with the
+// queue by walkPast (or passed where it was found at the last walk, when
+// nothing from there to its end changed since: chgLo as it was before the
+// walk's starts) and kept as the walk keeps any group (it stands, or a
+// search on the kept profile finds its start: keepSearched). It returns
+// the index of the first group not kept and the slot index after the
+// last kept one; moves is set as the walk sets it.
+func (c *Conservative) walkPastFrom(v *View, g, i, si, chgLo int, kept *bool, moves *int) (int, int) {
+	rs, w, now := &c.rs, &v.e.wq, v.Now
+	mp := int32(min(v.Total, math.MaxInt32-1))
+	hasD, dEnd := len(rs.d) > 0, rs.dEnd
+	for ; g < len(rs.groups); g++ {
+		gr := &rs.groups[g]
+		if !(gr.at > now) {
+			break // a rebuilt pass would not start it: it stopped
+		}
+		j, sj := i+int(gr.slotEnd)-si, int(gr.slotEnd)
+		if int(gr.pos) != i || j > chgLo {
+			if j, sj = c.walkPast(w, gr, i, si, mp); sj < 0 {
+				break
+			}
+		}
+		if hasD && gr.x0 < dEnd && !c.stands(gr, now) && !c.keepSearched(v, g, kept) { // mayLift
+			if rs.movesEarlier {
+				*moves = g
+			}
+			break
+		}
+		i, si = j, sj
+		c.seen.put(int(gr.procs), gr.est, gr.at)
+	}
+	return g, si
+}
+
+// walkPast checks that gr's slots (from slot index si on) are the live
+// queue entries of w from position i on, as walkSlotsEach does, for a
+// group after the position at which a rebuilt pass stops at the
+// free-processor cutoff. That pass would leave such groups without
+// reservations and the next one would place them again, on the profile
+// before them: as no job after the cutoff can start in this pass, keeping
+// them (each standing as any kept group, on the profile before it plus
+// what the passes since freed early) leaves the reservations a pass
+// without the cutoff would, which the next pass keeps or places again as
+// it would place them. That pass makes no wait-queue call past the
+// cutoff, so this walk skips entries above the machine's processors
+// (mp: tombstones) itself, without the wait queue's skips (which tighten
+// its bounds). It returns the position after the group and the slot index
+// after it, or sj < 0 if the slots are not there; the group's position
+// is kept when its slots are consecutive.
+func (c *Conservative) walkPast(w *waitQueue, gr *resGroup, i, si int, mp int32) (j, sj int) {
+	want := c.rs.slots[si:gr.slotEnd]
+	n := len(w.slots)
+	for i >= 0 && i < n && w.procs[i] > mp {
+		i++
+	}
+	if j := i + len(want); i >= 0 && j <= n && slices.Equal(w.slots[i:j], want) {
+		gr.pos = int32(i) // consecutive (recorded slots are live)
+		return j, si + len(want)
+	}
+	i0 := i
+	for _, s := range want {
+		for i >= 0 && i < n && w.procs[i] > mp {
+			i++
+		}
+		if i < 0 || i >= n || w.slots[i] != s {
+			gr.pos = noPos
+			return i, -1
+		}
+		i++
+	}
+	gr.pos = noPos
+	if i-i0 == len(want) {
+		gr.pos = int32(i0)
+	}
+	return i, si + len(want)
+}
+
+// dropStarted removes from the groups those before index g whose start is
+// not after now (startKept started them), with their slots, and returns
+// the slot index after the groups left before g.
+func (c *Conservative) dropStarted(g int, now float64) int {
+	rs := &c.rs
+	gs := rs.groups
+	// wg groups kept so far; drop slots dropped so far; prev the
+	// original slot end of the group before k.
+	wg, drop, prev := 0, 0, 0
+	for k := 0; k < len(gs); {
+		if k < g && !(gs[k].at > now) {
+			drop += int(gs[k].slotEnd) - prev
+			prev = int(gs[k].slotEnd)
+			k++
+			continue
+		}
+		// A run of groups kept, [k, e), moved down at once.
+		e := k + 1
+		for e < g && gs[e].at > now {
+			e++
+		}
+		if e >= g {
+			e = len(gs)
+		}
+		end := int(gs[e-1].slotEnd)
+		if drop > 0 {
+			copy(rs.slots[prev-drop:], rs.slots[prev:end])
+			copy(gs[wg:], gs[k:e])
+			for t := wg; t < wg+e-k; t++ {
+				gs[t].slotEnd -= int32(drop)
+			}
+		}
+		wg += e - k
+		prev = end
+		k = e
+	}
+	n := len(rs.slots)
+	copy(rs.slots[prev-drop:], rs.slots[prev:])
+	rs.groups, rs.slots = gs[:wg], rs.slots[:n-drop]
+	// The groups before g less the started ones.
+	if kg := g - (len(gs) - wg); kg > 0 {
+		return int(rs.groups[kg-1].slotEnd)
+	}
+	return 0
 }
 
 // keepProfile makes the profile the kept one: the last pass's, advanced
@@ -515,6 +727,11 @@ func (c *Conservative) rebuildKept(v *View, g int) {
 // reuseWalkCheck, if set (tests only), is called by every pass that
 // reuses before its walk over the kept groups.
 var reuseWalkCheck func(c *Conservative, v *View)
+
+// reuseWalkEnd, if set (tests only), is called at the end of every
+// reuse walk with the groups it started (startKept) and kept past the
+// free-processor cutoff (walkPast).
+var reuseWalkEnd func(started, past int)
 
 // reuseCheck, if set (tests only), is called at the end of every pass
 // that reuses, with the profile and the kept groups as the pass goes on

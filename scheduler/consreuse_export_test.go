@@ -140,7 +140,9 @@ func CheckKeepSearched() (kept, dropped *int, failure *string, restore func()) {
 			ref.release(math.Max(now, r.EstEnd), r.Procs, 0)
 		}
 		for _, gr := range c.rs.groups[:g] {
-			ref.reserve(gr.at, gr.at+gr.est, int(gr.n)*int(gr.procs), 0)
+			if gr.at > now { // the walk started those at now (startKept): they run
+				ref.reserve(gr.at, gr.at+gr.est, int(gr.n)*int(gr.procs), 0)
+			}
 		}
 		gr := &c.rs.groups[g]
 		if t := ref.earliest(int(gr.procs), 0, gr.est); !ok {
@@ -154,4 +156,13 @@ func CheckKeepSearched() (kept, dropped *int, failure *string, restore func()) {
 		}
 	}
 	return kept, dropped, failure, func() { keepSearchedCheck = nil }
+}
+
+// CountReuseWalkEnds counts, over every reuse walk from now on, the kept
+// groups the walk started (startKept) and kept past the free-processor
+// cutoff (walkPast); restore removes the count.
+func CountReuseWalkEnds() (started, past *int, restore func()) {
+	started, past = new(int), new(int)
+	reuseWalkEnd = func(s, p int) { *started += s; *past += p }
+	return started, past, func() { reuseWalkEnd = nil }
 }
