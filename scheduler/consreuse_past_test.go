@@ -19,58 +19,25 @@ func TestWalkPastMatchesEach(t *testing.T) {
 	const total = 64
 	found, missed := 0, 0
 	for trial := range 3000 {
-		var w waitQueue
-		n := 1 + rng.IntN(120)
-		for k := range n {
-			procs := 1 + rng.IntN(total)
-			if rng.IntN(10) == 0 {
-				procs = total + 1 + rng.IntN(8) // never returned by View.Next
-			}
-			w.push(int32(k), procs, float64(1+rng.IntN(100)), 0)
-		}
-		for range rng.IntN(n) {
-			if k := rng.IntN(n); w.slots[k] >= 0 && rng.IntN(3) == 0 {
-				w.remove(k)
-			}
-		}
-		var order []int32
-		for i := w.next(rng.IntN(n), total); i >= 0; i = w.next(i+1, total) {
-			order = append(order, w.slots[i])
-		}
-		if len(order) == 0 {
+		w, want, i, ok := randWalkGroup(rng, total)
+		if !ok {
 			continue
-		}
-		a := rng.IntN(len(order))
-		want := slices.Clone(order[a:min(len(order), a+1+rng.IntN(20))])
-		switch rng.IntN(4) {
-		case 0:
-			if s := int32(rng.IntN(n)); w.procs[s] <= total || w.slots[s] < 0 {
-				want[rng.IntN(len(want))] = s
-			}
-		case 1:
-			if k := slices.Index(w.slots, want[len(want)-1]); rng.IntN(2) == 0 {
-				w.remove(k)
-			}
 		}
 		// The position after the group before: at the first slot, or at
 		// a tombstone or large job before it.
-		i := slices.Index(w.slots, order[a])
-		if i < 0 {
-			i = rng.IntN(n)
-		}
 		for i > 0 && rng.IntN(2) == 0 && w.procs[i-1] > total {
 			i--
 		}
 		var c Conservative
 		c.rs.slots = append(append(c.rs.slots, 1, 2, 3), want...)
 		gr := resGroup{slotEnd: int32(len(c.rs.slots)), pos: 5}
-		before := cloneWaitQueue(&w)
-		j, sj := c.walkPast(&w, &gr, i, 3, total)
+		before := cloneWaitQueue(w)
+		j, sj := c.walkPast(w, &gr, i, 3, total)
 		if !sameBounds(&w.group, &before.group) || !sameBounds(&w.block, &before.block) ||
 			!slices.Equal(w.slots, before.slots) || !slices.Equal(w.procs, before.procs) || w.head != before.head {
 			t.Fatalf("trial %d: walkPast changed the wait queue", trial)
 		}
-		w2 := cloneWaitQueue(&w)
+		w2 := cloneWaitQueue(w)
 		i2 := i
 		if w2.procs[i2] > total {
 			i2 = walkSkip(w2, i2, total)

@@ -89,49 +89,15 @@ func TestWalkSlotsMatchesEach(t *testing.T) {
 	rng := rand.New(rand.NewPCG(18, 1))
 	const total = 64
 	for trial := range 3000 {
-		var w waitQueue
-		n := 1 + rng.IntN(120)
-		for k := range n {
-			procs := 1 + rng.IntN(total)
-			if rng.IntN(10) == 0 {
-				procs = total + 1 + rng.IntN(8) // never returned by View.Next
-			}
-			w.push(int32(k), procs, float64(1+rng.IntN(100)), 0)
-		}
-		for range rng.IntN(n) {
-			if k := rng.IntN(n); w.slots[k] >= 0 && rng.IntN(3) == 0 {
-				w.remove(k)
-			}
-		}
-		// The live entries View.Next returns, from a random start.
-		var order []int32
-		for i := w.next(rng.IntN(n), total); i >= 0; i = w.next(i+1, total) {
-			order = append(order, w.slots[i])
-		}
-		if len(order) == 0 {
+		w, want, i, ok := randWalkGroup(rng, total)
+		if !ok {
 			continue
-		}
-		a := rng.IntN(len(order))
-		want := slices.Clone(order[a:min(len(order), a+1+rng.IntN(20))])
-		switch rng.IntN(4) {
-		case 0: // a job that is not where it was (recorded jobs are within the machine's size)
-			if s := int32(rng.IntN(n)); w.procs[s] <= total || w.slots[s] < 0 {
-				want[rng.IntN(len(want))] = s
-			}
-		case 1: // a group whose last job has since started
-			if k := slices.Index(w.slots, want[len(want)-1]); rng.IntN(2) == 0 {
-				w.remove(k)
-			}
-		}
-		i := slices.Index(w.slots, order[a])
-		if i < 0 {
-			i = rng.IntN(n)
 		}
 		var buf []int32
 		suf := w.suffixMinProcs(&buf)
 		free := rng.IntN(total + 1)
-		w2 := cloneWaitQueue(&w)
-		j, sj := walkSlots(&w, want, i, 7, total, free, suf)
+		w2 := cloneWaitQueue(w)
+		j, sj := walkSlots(w, want, i, 7, total, free, suf)
 		j2, sj2 := walkSlotsEach(w2, want, i, 7, total, free, suf)
 		if j != j2 || sj != sj2 {
 			t.Fatalf("trial %d: walkSlots from %d = (%d, %d), one at a time (%d, %d)", trial, i, j, sj, j2, sj2)
@@ -140,6 +106,55 @@ func TestWalkSlotsMatchesEach(t *testing.T) {
 			t.Fatalf("trial %d: the walks left different bounds", trial)
 		}
 	}
+}
+
+// randWalkGroup draws a wait queue of up to 120 jobs on a machine of
+// total processors (some jobs larger than it, some entries removed), a
+// group of consecutive live entries from a random start as a reuse walk
+// looks for it (at times with a job that is not where it was, or whose
+// last job has since started) and the position to walk from; ok is false
+// when the queue has no live entry there. TestWalkSlotsMatchesEach and
+// TestWalkPastMatchesEach draw their cases from it.
+func randWalkGroup(rng *rand.Rand, total int) (w *waitQueue, want []int32, from int, ok bool) {
+	w = new(waitQueue)
+	n := 1 + rng.IntN(120)
+	for k := range n {
+		procs := 1 + rng.IntN(total)
+		if rng.IntN(10) == 0 {
+			procs = total + 1 + rng.IntN(8) // never returned by View.Next
+		}
+		w.push(int32(k), procs, float64(1+rng.IntN(100)), 0)
+	}
+	for range rng.IntN(n) {
+		if k := rng.IntN(n); w.slots[k] >= 0 && rng.IntN(3) == 0 {
+			w.remove(k)
+		}
+	}
+	// The live entries View.Next returns, from a random start.
+	var order []int32
+	for i := w.next(rng.IntN(n), total); i >= 0; i = w.next(i+1, total) {
+		order = append(order, w.slots[i])
+	}
+	if len(order) == 0 {
+		return nil, nil, 0, false
+	}
+	a := rng.IntN(len(order))
+	want = slices.Clone(order[a:min(len(order), a+1+rng.IntN(20))])
+	switch rng.IntN(4) {
+	case 0: // a job that is not where it was (recorded jobs are within the machine's size)
+		if s := int32(rng.IntN(n)); int(w.procs[s]) <= total || w.slots[s] < 0 {
+			want[rng.IntN(len(want))] = s
+		}
+	case 1: // a group whose last job has since started
+		if k := slices.Index(w.slots, want[len(want)-1]); rng.IntN(2) == 0 {
+			w.remove(k)
+		}
+	}
+	from = slices.Index(w.slots, order[a])
+	if from < 0 {
+		from = rng.IntN(n)
+	}
+	return w, want, from, true
 }
 
 func cloneWaitQueue(w *waitQueue) *waitQueue {
