@@ -38,12 +38,7 @@ func TestMCKPLocalMatchesReference(t *testing.T) {
 			want = slices.Clone(want)
 			wantExact, wantBound = full.Exact, full.Bound
 		}
-		if ok != wantOK || ok && (math.Float64bits(cost) != math.Float64bits(wantCost) || !slices.Equal(choice, want)) {
-			t.Fatalf("%s (budget %d): %v %v %v, reference %v %v %v", name, budget, choice, cost, ok, want, wantCost, wantOK)
-		}
-		if ok && (loc.Exact != wantExact || math.Float64bits(loc.Bound) != math.Float64bits(wantBound)) {
-			t.Fatalf("%s (budget %d): exact %v bound %v, reference exact %v bound %v", name, budget, loc.Exact, loc.Bound, wantExact, wantBound)
-		}
+		sameSolve(t, fmt.Sprintf("%s (budget %d)", name, budget), &loc, choice, cost, ok, want, wantCost, wantOK, wantExact, wantBound)
 	}
 	r := rand.New(rand.NewPCG(18, 9))
 	for it := range 20000 {

@@ -632,12 +632,7 @@ func TestMCKPEarlyMatchesReference(t *testing.T) {
 			}
 		}
 		choice, cost, ok := early.Solve(classes, capacity)
-		if ok != wantOK || ok && (math.Float64bits(cost) != math.Float64bits(wantCost) || !slices.Equal(choice, want)) {
-			t.Fatalf("%s (budget %d): %v %v %v, reference %v %v %v", name, budget, choice, cost, ok, want, wantCost, wantOK)
-		}
-		if ok && (early.Exact != wantExact || math.Float64bits(early.Bound) != math.Float64bits(wantBound)) {
-			t.Fatalf("%s (budget %d): exact %v bound %v, reference exact %v bound %v", name, budget, early.Exact, early.Bound, wantExact, wantBound)
-		}
+		sameSolve(t, fmt.Sprintf("%s (budget %d)", name, budget), &early, choice, cost, ok, want, wantCost, wantOK, wantExact, wantBound)
 	}
 	r := rand.New(rand.NewPCG(6, 0))
 	for it := range 20000 {
@@ -661,5 +656,17 @@ func TestMCKPEarlyMatchesReference(t *testing.T) {
 	t.Logf("DR-like problems: %d early answers stood, %d fell back; out of the reference's budget: %d early answers proven, %d not", stood, fell, better, inexact)
 	if stood == 0 || fell == 0 || inexact == 0 {
 		t.Errorf("%d early answers stood, %d fell back; out of the reference's budget, %d early answers proven, %d not: the problems do not exercise every case", stood, fell, better, inexact)
+	}
+}
+
+// sameSolve fails t unless s's answer (choice, cost, ok) and, when ok, its
+// Exact and Bound are the reference's bit for bit.
+func sameSolve(t *testing.T, where string, s *MCKP, choice []int, cost float64, ok bool, want []int, wantCost float64, wantOK, wantExact bool, wantBound float64) {
+	t.Helper()
+	if ok != wantOK || ok && (math.Float64bits(cost) != math.Float64bits(wantCost) || !slices.Equal(choice, want)) {
+		t.Fatalf("%s: %v %v %v, reference %v %v %v", where, choice, cost, ok, want, wantCost, wantOK)
+	}
+	if ok && (s.Exact != wantExact || math.Float64bits(s.Bound) != math.Float64bits(wantBound)) {
+		t.Fatalf("%s: exact %v bound %v, reference exact %v bound %v", where, s.Exact, s.Bound, wantExact, wantBound)
 	}
 }
