@@ -75,6 +75,9 @@ type DR struct {
 	follows int      // quick answers that follow found without a scan (tests)
 	expired int      // runs follow found past their estimate, at their least-power level (tests)
 	early   int      // non-steady runs follow placed from their estimated end, without reading the job (tests)
+	farRuns int      // non-steady runs summed as far (drInc; tests)
+	nearer  int      // far runs re-timed to end by the horizon (tests)
+	ahead   float64  // tests: the horizon's distance instead of farAhead (0: farAhead)
 
 	// Counters, for tests and reports: level problems solved in full (the
 	// quick path excluded) and those that needed evictions.
@@ -403,7 +406,11 @@ func (g *DR) scan(c *scheduler.Control) float64 {
 	w := 0.0
 	in := &g.inc
 	in.mark++
-	in.sum, in.abs, in.uns, in.fresh = 0, 0, in.uns[:0], in.fresh[:0]
+	in.sum, in.abs, in.uns, in.fresh, in.far = 0, 0, in.uns[:0], in.fresh[:0], 0
+	in.horizon = leftBefore(c.Now()) + farAhead
+	if g.ahead > 0 {
+		in.horizon = leftBefore(c.Now()) + g.ahead
+	}
 	g.steady = true
 	runs := c.Runs() // read only: SetLevel comes after
 	n := 0
@@ -427,8 +434,17 @@ func (g *DR) scan(c *scheduler.Control) float64 {
 				in.abs += math.Abs(t.w)
 			} else {
 				g.steady = false // its remaining work may reach 0: its level depends on the time
-				t.ui = int32(len(in.uns))
-				in.uns = append(in.uns, t.uns(slot, r.EstEnd()))
+				if t.far = r.EstEnd() > in.horizon && !g.plain; t.far {
+					// Work is surely left until the horizon: summed
+					// as a steady run's until then (drInc).
+					in.far++
+					g.farRuns++
+					in.sum += t.w
+					in.abs += math.Abs(t.w)
+				} else {
+					t.ui = int32(len(in.uns))
+					in.uns = append(in.uns, t.uns(slot, r.EstEnd()))
+				}
 				var x float64
 				if k, x = t.at(c.EstLeft(slot)); g.plain {
 					app := c.App(slot) // the reference: from the job and its levels
@@ -454,16 +470,30 @@ func (g *DR) scan(c *scheduler.Control) float64 {
 // that brought them, so it differs from scan's sum in the last bits; err
 // bounds the difference to the exact sum), the non-steady runs, and the
 // runs inserted since the last answer that fitted.
+//
+// A non-steady run whose estimated end is after the horizon (far) has
+// work left at every instant up to it (leftBefore), so until then it is
+// at its least-energy level as a steady run is, and is summed with them;
+// only the others (uns) are read at every call. A far run re-timed to end
+// by the horizon joins uns; once now passes the horizon, follow scans,
+// which sets a new one.
 type drInc struct {
 	valid    bool    // the sums describe the list as of the last changes read
 	atK      bool    // every steady run but fresh ones is at its least-energy level
 	mark     uint32  // drSeen.mark of the runs in the list
 	n        int     // runs in the list
-	sum, abs float64 // Σ w and Σ |w| over the steady runs
+	sum, abs float64 // Σ w and Σ |w| over the steady and far runs
 	err      float64 // bound on |sum − exact Σ w|
-	uns      []drUns // the non-steady runs (drSeen.ui: index here)
+	uns      []drUns // the non-steady runs but far ones (drSeen.ui: index here)
 	fresh    []int32 // slots inserted since quick last fitted
+	horizon  float64 // leftBefore(now) stays at or before it until the next scan
+	far      int     // far runs in the list
 }
+
+// farAhead is how far past leftBefore(now) scan sets the horizon (s):
+// the runs ending by then are read at every call, the calls until then
+// are answered without a scan.
+const farAhead = 3600
 
 // follow brings g.inc up to date with the list's changes ch (ok: all of
 // them) and, if it can, decides quick's question from the sums: known
@@ -476,7 +506,8 @@ type drInc struct {
 // sum is on the same side. Closer than that, follow reports unknown.
 func (g *DR) follow(c *scheduler.Control, ch []scheduler.RunChange, ok bool, capacity float64) (fit, known bool) {
 	in := &g.inc
-	if !ok || !in.valid || !in.atK {
+	thr := leftBefore(c.Now())
+	if !ok || !in.valid || !in.atK || !(thr <= in.horizon) {
 		in.valid = false
 		return false, false
 	}
@@ -486,6 +517,9 @@ func (g *DR) follow(c *scheduler.Control, ch []scheduler.RunChange, ok bool, cap
 			i++ // re-timed in place: the same run, perhaps a new estimated end
 			if u := g.unsOf(x.Slot); u != nil {
 				u.estEnd = ch[i].EstEnd
+			} else if !g.retimeFar(x, ch[i].EstEnd) {
+				in.valid = false
+				return false, false
 			}
 			continue
 		}
@@ -501,7 +535,6 @@ func (g *DR) follow(c *scheduler.Control, ch []scheduler.RunChange, ok bool, cap
 	g.slots, g.choice = g.slots[:0], g.choice[:0]
 	w, abs, err := in.sum, in.abs, in.err
 	now, check := c.Now(), c.Checking()
-	thr := leftBefore(now)
 	for i := range in.uns {
 		u := &in.uns[i]
 		var k int32
@@ -531,12 +564,12 @@ func (g *DR) follow(c *scheduler.Control, ch []scheduler.RunChange, ok bool, cap
 		}
 	}
 	for _, s := range in.fresh {
-		if t := &g.seen[s]; t.mark == in.mark && t.steady && t.k != t.lv && !slices.Contains(g.slots, s) {
+		if t := &g.seen[s]; t.mark == in.mark && (t.steady || t.far) && t.k != t.lv && !slices.Contains(g.slots, s) {
 			g.slots = append(g.slots, s)
 			g.choice = append(g.choice, int(t.k))
 		}
 	}
-	g.steady = len(in.uns) == 0
+	g.steady = len(in.uns) == 0 && in.far == 0
 	d := err + float64(in.n+1)*0x1p-52*(abs+err)*(1+0x1p-40)
 	switch {
 	case !(w-d > capacity) && !(w+d <= capacity):
@@ -562,6 +595,11 @@ func (g *DR) change(c *scheduler.Control, x *scheduler.RunChange) bool {
 		if t.mark != in.mark || t.seq != x.Seq || t.procs != x.Procs {
 			return false
 		}
+		if t.far {
+			// It ends (or is evicted) before its estimated end, after
+			// the horizon: rare, and left to a scan.
+			return false
+		}
 		t.mark = in.mark - 1
 		in.n--
 		if t.steady {
@@ -584,7 +622,11 @@ func (g *DR) change(c *scheduler.Control, x *scheduler.RunChange) bool {
 	}
 	t.mark = in.mark
 	in.n++
-	if t.steady {
+	if t.far = !t.steady && x.EstEnd > in.horizon; t.far {
+		in.far++
+		g.farRuns++
+	}
+	if t.steady || t.far {
 		in.sum += t.w
 		in.abs += math.Abs(t.w)
 		in.err += 0x1p-52 * (math.Abs(in.sum) + in.abs)
@@ -612,12 +654,53 @@ func (g *DR) sortPending(c *scheduler.Control) {
 	}
 }
 
-// checkFollow (under Config.Check) compares follow's answer with scan's.
+// checkFollow (under Config.Check) compares follow's answer with scan's,
+// after checking the running sums against the list (checkSums).
 func (g *DR) checkFollow(c *scheduler.Control, fit bool, capacity float64) {
+	g.checkSums(c)
 	slots, choice, steady := slices.Clone(g.slots), slices.Clone(g.choice), g.steady
 	if sfit := !(g.scan(c) > capacity); sfit != fit || steady != g.steady || fit && (!slices.Equal(slots, g.slots) || !slices.Equal(choice, g.choice)) {
 		c.Violate("dr: quick from the list's changes: fit %v %v %v steady %v, from the list: fit %v %v %v steady %v",
 			fit, slots, choice, steady, sfit, g.slots, g.choice, g.steady)
+	}
+}
+
+// checkSums (under Config.Check) verifies what follow decided from: every
+// run in the list is marked as in it, the steady and far runs' powers sum
+// to within err of the running sum (the list-order sum's own rounding
+// allowed for), the far runs end after the horizon, which now has not
+// passed, and the counts of runs and far runs are the list's.
+func (g *DR) checkSums(c *scheduler.Control) {
+	in := &g.inc
+	n, far, sum, abs := 0, 0, 0.0, 0.0
+	runs := c.Runs()
+	for bi := range runs.Blocks() {
+		b := runs.Block(bi)
+		for i := range b {
+			r := &b[i]
+			t := &g.seen[r.Slot()]
+			n++
+			if t.mark != in.mark || t.seq != r.Seq() {
+				id, _ := c.JobKey(r.Slot())
+				c.Violate("dr: job %d: running but not in quick's sums", id)
+				return
+			}
+			if t.far {
+				far++
+				if !(r.EstEnd() > in.horizon) {
+					id, _ := c.JobKey(r.Slot())
+					c.Violate("dr: job %d: summed as far, its estimated end %v not after the horizon %v", id, r.EstEnd(), in.horizon)
+				}
+			}
+			if t.steady || t.far {
+				sum += t.w
+				abs += math.Abs(t.w)
+			}
+		}
+	}
+	if tol := in.err + float64(n+1)*0x1p-52*abs; n != in.n || far != in.far || !(math.Abs(sum-in.sum) <= tol) || !(leftBefore(c.Now()) <= in.horizon) {
+		c.Violate("dr: quick's sums: %d runs, %d far, Σ %v (±%v); from the list: %d runs, %d far, Σ %v; now %v, horizon %v",
+			in.n, in.far, in.sum, tol, n, far, sum, c.Now(), in.horizon)
 	}
 }
 
@@ -637,6 +720,7 @@ type drSeen struct {
 	kl     int32
 	procs  int32
 	steady bool
+	far    bool   // not steady, summed as steady until drInc.horizon
 	mark   uint32 // drInc.mark while the run is in the list
 	ui     int32  // its index in drInc.uns when not steady
 }
@@ -755,10 +839,38 @@ func (g *DR) unsOf(s int32) *drUns {
 	if int(s) >= len(g.seen) {
 		return nil
 	}
-	if t := &g.seen[s]; !t.steady && t.mark == in.mark && int(t.ui) < len(in.uns) && in.uns[t.ui].slot == s {
+	if t := &g.seen[s]; !t.steady && !t.far && t.mark == in.mark && int(t.ui) < len(in.uns) && in.uns[t.ui].slot == s {
 		return &in.uns[t.ui]
 	}
 	return nil
+}
+
+// retimeFar applies an in-place re-time of a run that has no row in
+// g.inc.uns to its new estimated end: nothing for a steady or far run
+// still ending after the horizon; a far run re-timed to end by it leaves
+// the sum for a row in uns. False when the run is not one g.inc knows
+// (then quick scans).
+func (g *DR) retimeFar(x *scheduler.RunChange, estEnd float64) bool {
+	in := &g.inc
+	if int(x.Slot) >= len(g.seen) {
+		return false
+	}
+	t := &g.seen[x.Slot]
+	if t.mark != in.mark || t.seq != x.Seq || t.procs != x.Procs || !t.steady && !t.far {
+		return false
+	}
+	if !t.far || estEnd > in.horizon {
+		return true
+	}
+	t.far = false
+	in.far--
+	g.nearer++
+	in.sum -= t.w
+	in.abs -= math.Abs(t.w)
+	in.err += 0x1p-52 * (math.Abs(in.sum) + in.abs)
+	t.ui = int32(len(in.uns))
+	in.uns = append(in.uns, t.uns(x.Slot, estEnd))
+	return true
 }
 
 // evict keeps the running jobs that maximise the energy already spent and

@@ -459,3 +459,43 @@ func TestDRCachesChangeNothingOverrun(t *testing.T) {
 	}
 	t.Logf("%d runs past their estimates seen by quick from the list's changes, %d placed from their estimated end", expired, early)
 }
+
+// quick's far runs (non-steady runs summed with the steady ones until the
+// horizon, drInc) change nothing: with horizons from a few seconds to
+// longer than most runs, on instances with jobs past their estimates and
+// limits coming and going, every job's record equals the one without the
+// caches, and every answer follow gave was checked against a walk of the
+// list (Config.Check, checkFollow). Runs were summed as far, and some
+// were re-timed to end by the horizon (leaving the sum for a row of
+// their own).
+func TestDRFarRunsChangeNothing(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 0))
+	farRuns, nearer, follows := 0, 0, 0
+	for it := range 24 {
+		procs, tabs, jobs, lim := randDRInstance(rng,
+			func(run float64) float64 { return math.Ceil(run * (0.4 + 1.6*rng.Float64())) },
+			func() bool { return rng.IntN(3) > 0 })
+		if it%2 == 0 {
+			for i := range jobs {
+				jobs[i].ReqTime = 0 // not killed at the estimate
+			}
+		}
+		ahead := []float64{5, 60, 400}[it%3]
+		for _, pol := range []string{"fcfs", "easy", "conservative"} {
+			var recs [2]map[int64]results.Record
+			for k, g := range []*DR{{ahead: ahead}, {plain: true}} {
+				recs[k] = energyRecords(t, it, pol, procs, tabs, lim, g, jobs)
+				if k == 0 {
+					farRuns += g.farRuns
+					nearer += g.nearer
+					follows += g.follows
+				}
+			}
+			sameRecords(t, it, pol, recs, jobs)
+		}
+	}
+	if farRuns == 0 || nearer == 0 || follows == 0 {
+		t.Errorf("far runs %d, re-timed to end by the horizon %d, quick answers from the changes %d: the instances do not exercise them", farRuns, nearer, follows)
+	}
+	t.Logf("%d runs summed as far, %d re-timed nearer, %d quick answers from the list's changes", farRuns, nearer, follows)
+}
