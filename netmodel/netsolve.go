@@ -155,16 +155,16 @@ func (n *Network) solve(comp []int64, rates []float64, track bool) {
 func (n *Network) open(shared []int32, lv float64, st uint32, f int32, track bool) float64 {
 	lk := n.links
 	lvl := n.lvl[:len(lk)]
-	nan := !n.finite
 	rf := f           // the root of f's class (f is a root until its turn)
 	last := int32(-1) // the owner last united with f: links in a row often share one
 	for _, l := range shared {
 		p := &lk[l]
 		var v float64
 		if p.stamp != st {
+			bw, load := p.bw, p.load // read once (see openFinite)
 			p.stamp, p.owner = st, f
-			p.rem, p.lsum = p.bw, p.load
-			v = p.bw / float64(p.load)
+			p.rem, p.lsum = bw, load
+			v = bw / float64(load)
 			lvl[l] = v
 		} else {
 			v = lvl[l]
@@ -175,9 +175,12 @@ func (n *Network) open(shared []int32, lv float64, st uint32, f int32, track boo
 				}
 			}
 		}
-		if v < lv || (nan && v != v) {
-			lv = v
+		// v < lv || (nan && v != v) as a skip (see levelFinite): a NaN
+		// v is taken, a NaN lv kept; on a finite network no v is NaN
+		if v >= lv || lv != lv {
+			continue
 		}
+		lv = v
 	}
 	return lv
 }
@@ -195,16 +198,22 @@ func openFinite(shared []int32, lk []netLink, lvl []float64, lv float64, st uint
 		p := &lk[l]
 		var v float64
 		if p.stamp != st {
+			// bw and load read once (after the stores the compiler
+			// would read them again)
+			bw, load := p.bw, p.load
 			p.stamp = st
-			p.rem, p.lsum = p.bw, p.load
-			v = p.bw / float64(p.load)
+			p.rem, p.lsum = bw, load
+			v = bw / float64(load)
 			lvl[l] = v
 		} else {
 			v = lvl[l]
 		}
-		if v < lv {
-			lv = v
+		// a skip, as in levelFinite: no level is NaN here (bw finite,
+		// load > 0, nothing frozen yet)
+		if v >= lv {
+			continue
 		}
+		lv = v
 	}
 	return lv
 }
@@ -235,11 +244,20 @@ func freezeFinite(shared, coef []int32, lk []netLink, lvl []float64, lv float64)
 // bandwidths are all finite (Network.finite), every level is finite, +Inf
 // (a link without unfrozen jobs) or a finite bound minus a finite product,
 // so the NaN test of levelOf never fires and is left out.
+//
+// The test is written as a skip (v ≥ lv: keep lv), not as v < lv: the
+// compiler then keeps lv in one register, where v < lv costs two moves
+// on every link (12–13 instructions a link instead of 10). The two agree
+// wherever neither value is NaN: lv is priv (positive or +Inf) or a
+// level read before, and a level read here is never NaN (its link
+// carries the unfrozen job that reads it, so lsum > 0).
 func levelFinite(lv float64, links []int32, lvl []float64) float64 {
 	for _, l := range links {
-		if v := lvl[l]; v < lv {
-			lv = v
+		v := lvl[l]
+		if v >= lv {
+			continue
 		}
+		lv = v
 	}
 	return lv
 }
