@@ -100,6 +100,9 @@ func (s *MCKP) hinted(classes [][]Option) {
 // reading its options: the first heavier option's extra weight is at
 // least the step after the current option (a float subtraction is
 // monotone), so it does not fit.
+// A class whose heaviest undominated option is no heavier than the current
+// one (most often the current one is it) is passed over before the binary
+// search, which would find no heavier option.
 func (s *MCKP) fill(classes [][]Option, free float64) {
 	minGap := s.minGap
 	for j, opts := range classes {
@@ -108,6 +111,9 @@ func (s *MCKP) fill(classes [][]Option, free float64) {
 		}
 		cur := opts[s.inc[j]]
 		u := s.undom[s.undomStart[j]:s.undomStart[j+1]]
+		if !(opts[u[len(u)-1]].Weight > cur.Weight) {
+			continue // no heavier option (most classes: at their cheapest)
+		}
 		lo, hi := 0, len(u)
 		for lo < hi {
 			if h := int(uint(lo+hi) >> 1); opts[u[h]].Weight > cur.Weight {
