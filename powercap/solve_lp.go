@@ -70,6 +70,9 @@ func (b *lpBound) collect(s *MCKP, classes [][]Option, sel, start []int32, relax
 			continue
 		}
 		b.baseC += opts[act[0]].Cost
+		if len(act) == 1 {
+			continue // a hull of one option: no increment (most classes in the heavy-first rounds)
+		}
 		var h []int32
 		if relaxed && len(act) == int(s.undomStart[j+1]-s.undomStart[j]) {
 			// All of the class's undominated options: relax's hull.

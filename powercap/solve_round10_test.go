@@ -216,3 +216,105 @@ func TestLPValueKeptOverEmptyRemoves(t *testing.T) {
 		t.Error("no descent was kept over a remove: the problems do not exercise it")
 	}
 }
+
+// collectRef is lpBound.collect as it was before its one-option shortcut:
+// every class goes through the hull.
+func collectRef(b *lpBound, s *MCKP, classes [][]Option, sel, start []int32, relaxed bool) {
+	b.incs = b.incs[:0]
+	b.baseC, b.maxEff, b.absG = 0, 0, 0
+	distinct := true
+	for j, opts := range classes {
+		act := sel[start[j]:start[j+1]]
+		if len(act) == 0 {
+			b.baseC = math.Inf(1)
+			continue
+		}
+		b.baseC += opts[act[0]].Cost
+		var h []int32
+		if relaxed && len(act) == int(s.undomStart[j+1]-s.undomStart[j]) {
+			h = s.hull[s.hullStart[j]:s.hullStart[j+1]]
+		} else {
+			h = mckpHull(act, opts, nil)
+		}
+		prev := math.Inf(1)
+		for i := 1; i < len(h); i++ {
+			a, c := opts[h[i-1]], opts[h[i]]
+			dw, g := c.Weight-a.Weight, a.Cost-c.Cost
+			if !(g/dw < prev) && !(i == 1 && g/dw == prev) {
+				distinct = false
+			}
+			prev = g / dw
+			b.incs = append(b.incs, lpInc{eff: g / dw, dw: dw, gain: g, class: int32(j)})
+			b.maxEff = max(b.maxEff, g/dw)
+			b.absG += g
+		}
+	}
+	b.distinct = distinct
+}
+
+// TestCollectMatchesReference compares collect with collectRef (the
+// increments, baseC, maxEff, absG and distinct, bit for bit) over the
+// undominated options and over random subsets of them (most classes left
+// with one option, as the heavy-first rounds' active options, some with
+// none), relaxed or not, on random and DR-like problems.
+func TestCollectMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 13))
+	var s MCKP
+	var ref lpBound
+	same := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
+	ones := 0
+	check := func(where string, classes [][]Option) {
+		s.capacity = 1e9
+		if !s.reduce(classes) {
+			return
+		}
+		for round := range 3 {
+			sel, start := s.undom, s.undomStart
+			if round > 0 {
+				sel, start = nil, make([]int32, len(classes)+1)
+				for j := range classes {
+					start[j] = int32(len(sel))
+					u := s.undom[s.undomStart[j]:s.undomStart[j+1]]
+					switch x := r.IntN(10); {
+					case x < 6: // one option
+						sel = append(sel, u[r.IntN(len(u))])
+						ones++
+					case x == 6 && round == 2: // none
+					default:
+						for _, k := range u {
+							if r.IntN(3) > 0 {
+								sel = append(sel, k)
+							}
+						}
+					}
+				}
+				start[len(classes)] = int32(len(sel))
+			}
+			for _, relaxed := range []bool{false, true} {
+				s.lpb.collect(&s, classes, sel, start, relaxed)
+				collectRef(&ref, &s, classes, sel, start, relaxed)
+				b := &s.lpb
+				ok := len(b.incs) == len(ref.incs) && same(b.baseC, ref.baseC) && same(b.maxEff, ref.maxEff) && same(b.absG, ref.absG) && b.distinct == ref.distinct
+				for i := 0; ok && i < len(b.incs); i++ {
+					x, y := b.incs[i], ref.incs[i]
+					ok = same(x.eff, y.eff) && same(x.dw, y.dw) && same(x.gain, y.gain) && x.class == y.class
+				}
+				if !ok {
+					t.Fatalf("%s round %d relaxed %v: collect %d increments baseC %v maxEff %v absG %v distinct %v, reference %d %v %v %v %v", where, round, relaxed, len(b.incs), b.baseC, b.maxEff, b.absG, b.distinct, len(ref.incs), ref.baseC, ref.maxEff, ref.absG, ref.distinct)
+				}
+			}
+		}
+	}
+	for it := range 5000 {
+		check(fmt.Sprint("random #", it), randClasses(r, it%3))
+	}
+	for seed := range uint64(40) {
+		classes, _ := dupClasses(20+int(seed)*8, seed)
+		check(fmt.Sprint("dup seed ", seed), classes)
+		classes, _ = benchClasses(30+int(seed)*8, seed)
+		check(fmt.Sprint("bench seed ", seed), classes)
+	}
+	if ones == 0 {
+		t.Error("no class with one option in the bound")
+	}
+}
