@@ -39,8 +39,9 @@ func (s *MCKP) pareto(classes [][]Option) ([]int, float64, bool) {
 	}
 	for q := range m {
 		j := s.ord[q]
+		act := s.active[s.actStart[j]:s.actStart[j+1]]
 		if budget > 0 {
-			s.work += len(s.cur) * int(s.actStart[j+1]-s.actStart[j])
+			s.work += len(s.cur) * len(act)
 			if s.work > budget {
 				s.work = -1 // out of budget: Solve settles for the incumbent
 				return s.choice, 0, false
@@ -49,7 +50,7 @@ func (s *MCKP) pareto(classes [][]Option) ([]int, float64, bool) {
 		if a := s.lpStart[j]; a < s.lpStart[j+1] {
 			s.lpb.remove(j, classes[j][s.lpSel[a]].Cost)
 		}
-		s.expand(classes[s.ord[q]], q)
+		s.expand(classes[j], act, q)
 		s.cur, s.next = s.next, s.cur
 		if len(s.cur) == 0 {
 			return s.choice, 0, false // only if rounding defeats the incumbent
@@ -58,12 +59,11 @@ func (s *MCKP) pareto(classes [][]Option) ([]int, float64, bool) {
 	return s.finish(classes)
 }
 
-// expand adds the class at position q to every partial solution in s.cur,
-// keeps the candidates that pass the bounds, and merges them into s.next
-// keeping only Pareto-optimal (weight, cost) pairs.
-func (s *MCKP) expand(opts []Option, q int) {
-	j := s.ord[q]
-	act := s.active[s.actStart[j]:s.actStart[j+1]]
+// expand adds the class at position q (its options opts, the active ones
+// act) to every partial solution in s.cur, keeps the candidates that pass
+// the bounds, and merges them into s.next keeping only Pareto-optimal
+// (weight, cost) pairs.
+func (s *MCKP) expand(opts []Option, act []int32, q int) {
 	s.cands = s.cands[:0]
 	s.seg = s.seg[:0]
 	sf := &s.suf[q+1]
