@@ -94,48 +94,43 @@ type MCKP struct {
 	span              []float64 // per class: the cost span of its active options (filter; heavyFirst, first)
 	actW, actC        []float64 // per class: its first (lightest) active option's weight and cost (filter; 0 when none)
 	ord               []int32   // processing order: ord[q] is the q-th class added
-	// Suffix sums over processing positions q..m-1: lightest, cheapest and
-	// Lagrangian minima, and the LP and incumbent choices.
-	sufW, sufC, sufL []float64
-	sufA             []float64 // lightest weights of the options in the LP bound
-	lpSel, lpStart   []int32   // the options in the LP bound: undom or active
-	lpBuilt          bool
-	lpW, lpC         []float64
-	incW, incC       []float64
-	lp, inc          []int32 // LP-rounded and incumbent choices per class
-	incs             []mckpInc
-	cur, next        []mckpState
-	cands, cands2    []mckpCand
-	seg              []int32
-	better           []int32 // the choice of the best completion found (haveBetter)
-	haveBetter       bool
-	kept             mckpKept // keep's choice, until written
-	nearTie          bool     // the search dropped or passed over a solution within rounding of another (finish, pushMerged, merge)
-	noEarly          bool     // tests: no early heavy-first search (the reference)
-	fallbacks        int      // tests: early heavy-first searches whose answer did not stand
-	trace            []mckpStep
-	tmpIdx           []int32
-	pick             []int32   // scratch: a full choice being checked
-	hull, hullStart  []int32   // every class's hull of its undominated options (relax)
-	pincs, scratch   []mckpInc // probe: the increments of the classes but the giant
-	noProbe          bool      // tests: no probe (the reference it is compared with)
-	noSkip           bool      // tests: no hopeless check (the reference it is compared with)
-	noLocal          bool      // tests: no local search of the early incumbent (the reference it is compared with)
-	inc0             []int32   // the incumbent choice before improve, for the searches after a fallback
-	lsPos            []int32   // improve: each class's incumbent position among its undominated options, -1 if none
-	skipIncs         []lpInc   // hopeless: the increments of the classes but the first
-	skipped          int       // tests: rounds hopeless skipped
-	lambda, best     float64
-	slackW, slackC   float64
-	capacity         float64
-	l0, sumW, target float64
-	sumL, absC       float64 // Σ min(c + λw) and Σ max |c| over the classes (incumbent, for prepare)
-	proven           float64 // a lower bound on the optimum: L0, or above a target that found nothing
-	heavy            bool    // order: the classes of widest cost span first (second search)
-	lpb              lpBound
-	sorter           descSorter // order's sort
-	slackLP          float64
-	work             int // partial-solution extensions tried in this Solve
+	suf               []mckpSuf // sums over processing positions q..m-1 (suffixes)
+	lpSel, lpStart    []int32   // the options in the LP bound: undom or active
+	lpBuilt           bool
+	lp, inc           []int32 // LP-rounded and incumbent choices per class
+	incs              []mckpInc
+	cur, next         []mckpState
+	cands, cands2     []mckpCand
+	seg               []int32
+	better            []int32 // the choice of the best completion found (haveBetter)
+	haveBetter        bool
+	kept              mckpKept // keep's choice, until written
+	nearTie           bool     // the search dropped or passed over a solution within rounding of another (finish, pushMerged, merge)
+	noEarly           bool     // tests: no early heavy-first search (the reference)
+	fallbacks         int      // tests: early heavy-first searches whose answer did not stand
+	trace             []mckpStep
+	tmpIdx            []int32
+	pick              []int32   // scratch: a full choice being checked
+	hull, hullStart   []int32   // every class's hull of its undominated options (relax)
+	pincs, scratch    []mckpInc // probe: the increments of the classes but the giant
+	noProbe           bool      // tests: no probe (the reference it is compared with)
+	noSkip            bool      // tests: no hopeless check (the reference it is compared with)
+	noLocal           bool      // tests: no local search of the early incumbent (the reference it is compared with)
+	inc0              []int32   // the incumbent choice before improve, for the searches after a fallback
+	lsPos             []int32   // improve: each class's incumbent position among its undominated options, -1 if none
+	skipIncs          []lpInc   // hopeless: the increments of the classes but the first
+	skipped           int       // tests: rounds hopeless skipped
+	lambda, best      float64
+	slackW, slackC    float64
+	capacity          float64
+	l0, sumW, target  float64
+	sumL, absC        float64 // Σ min(c + λw) and Σ max |c| over the classes (incumbent, for prepare)
+	proven            float64 // a lower bound on the optimum: L0, or above a target that found nothing
+	heavy             bool    // order: the classes of widest cost span first (second search)
+	lpb               lpBound
+	sorter            descSorter // order's sort
+	slackLP           float64
+	work              int // partial-solution extensions tried in this Solve
 
 	// Budget bounds the partial-solution extensions one search may try
 	// (0: DefaultBudget; < 0: no bound); a Solve runs at most three (the

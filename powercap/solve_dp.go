@@ -39,8 +39,9 @@ func (s *MCKP) pareto(classes [][]Option) ([]int, float64, bool) {
 	}
 	for q := range m {
 		j := s.ord[q]
+		act := s.active[s.actStart[j]:s.actStart[j+1]]
 		if budget > 0 {
-			s.work += len(s.cur) * int(s.actStart[j+1]-s.actStart[j])
+			s.work += len(s.cur) * len(act)
 			if s.work > budget {
 				s.work = -1 // out of budget: Solve settles for the incumbent
 				return s.choice, 0, false
@@ -49,7 +50,7 @@ func (s *MCKP) pareto(classes [][]Option) ([]int, float64, bool) {
 		if a := s.lpStart[j]; a < s.lpStart[j+1] {
 			s.lpb.remove(j, classes[j][s.lpSel[a]].Cost)
 		}
-		s.expand(classes[s.ord[q]], q)
+		s.expand(classes[j], act, q)
 		s.cur, s.next = s.next, s.cur
 		if len(s.cur) == 0 {
 			return s.choice, 0, false // only if rounding defeats the incumbent
@@ -58,31 +59,31 @@ func (s *MCKP) pareto(classes [][]Option) ([]int, float64, bool) {
 	return s.finish(classes)
 }
 
-// expand adds the class at position q to every partial solution in s.cur,
-// keeps the candidates that pass the bounds, and merges them into s.next
-// keeping only Pareto-optimal (weight, cost) pairs.
-func (s *MCKP) expand(opts []Option, q int) {
-	j := s.ord[q]
-	act := s.active[s.actStart[j]:s.actStart[j+1]]
+// expand adds the class at position q (its options opts, the active ones
+// act) to every partial solution in s.cur, keeps the candidates that pass
+// the bounds, and merges them into s.next keeping only Pareto-optimal
+// (weight, cost) pairs.
+func (s *MCKP) expand(opts []Option, act []int32, q int) {
 	s.cands = s.cands[:0]
 	s.seg = s.seg[:0]
-	limW := s.capacity + s.slackW - s.sufW[q+1]
+	sf := &s.suf[q+1]
+	limW := s.capacity + s.slackW - sf.w
 	limC := min(s.best, s.target) + s.slackC
-	lam, restC, restL := s.lambda, s.sufC[q+1], s.sufL[q+1]
+	lam, restC, restL := s.lambda, sf.c, sf.l
 	// The loop reads the solver's fields through locals (its appends would
 	// make the compiler reload them), and inlines complete's tests.
 	// Fewer live values, so fewer spills: the LP test's limit kept with
 	// limC (the same expression, recomputed when limC changes), and the
 	// heavy-first fit test as a comparison with NaN (never true) outside
 	// that search.
-	capacity, sufA := s.capacity, s.sufA[q+1]
+	capacity, sufA := s.capacity, sf.a
 	limLP := limC - s.slackC + s.slackLP
 	negSlackW := math.NaN()
 	if s.heavy {
 		negSlackW = -s.slackW
 	}
 	room, best := s.capacity-s.slackW, s.best
-	lpW, lpC, incW, incC := s.lpW[q+1], s.lpC[q+1], s.incW[q+1], s.incC[q+1]
+	lpW, lpC, incW, incC := sf.lpW, sf.lpC, sf.incW, sf.incC
 	cands, lpb := s.cands, &s.lpb
 	for _, k := range act {
 		s.seg = append(s.seg, int32(len(cands)))
@@ -136,13 +137,13 @@ func (s *MCKP) expand(opts []Option, q int) {
 // estimated cost is within the rounding error of the true sum, which the
 // pruning slack covers twice. It returns the new pruning limit.
 func (s *MCKP) complete(w, c float64, q int, limC float64, st mckpStep) float64 {
-	room := s.capacity - s.slackW
-	if w+s.lpW[q] <= room && c+s.lpC[q] < s.best {
-		s.best = c + s.lpC[q]
+	room, sf := s.capacity-s.slackW, &s.suf[q]
+	if w+sf.lpW <= room && c+sf.lpC < s.best {
+		s.best = c + sf.lpC
 		s.keep(st, q, s.lp)
 	}
-	if w+s.incW[q] <= room && c+s.incC[q] < s.best {
-		s.best = c + s.incC[q]
+	if w+sf.incW <= room && c+sf.incC < s.best {
+		s.best = c + sf.incC
 		s.keep(st, q, s.inc)
 	}
 	return min(limC, s.best+s.slackC)

@@ -47,14 +47,7 @@ func (s *MCKP) improve(classes [][]Option) {
 			s.lsPos[j] = -1 // no move
 			continue
 		}
-		lo, hi := 0, len(u)
-		for lo < hi {
-			if h := int(uint(lo+hi) >> 1); opts[u[h]].Weight >= cur.Weight {
-				hi = h
-			} else {
-				lo = h + 1
-			}
-		}
+		lo := localPos(u, opts, k, cur.Weight)
 		s.lsPos[j] = -1
 		if lo == len(u) || u[lo] != k {
 			continue
@@ -115,6 +108,27 @@ func (s *MCKP) improve(classes [][]Option) {
 		return
 	}
 	copy(s.inc, s.inc0)
+}
+
+// localPos returns the position in u (undominated options, weight strictly
+// ascending) of the first option at least as heavy as weight, the weight
+// of option k: k's position when u holds it. The incumbent is most often
+// the class's last (cheapest) undominated option, where the binary search
+// would end too, so that is tried first.
+func localPos(u []int32, opts []Option, k int32, weight float64) int {
+	lo, hi := len(u)-1, len(u)
+	if u[lo] == k {
+		return lo
+	}
+	lo = 0
+	for lo < hi {
+		if h := int(uint(lo+hi) >> 1); opts[u[h]].Weight >= weight {
+			hi = h
+		} else {
+			lo = h + 1
+		}
+	}
+	return lo
 }
 
 // localMove moves class j's incumbent option one undominated position up

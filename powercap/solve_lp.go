@@ -70,6 +70,9 @@ func (b *lpBound) collect(s *MCKP, classes [][]Option, sel, start []int32, relax
 			continue
 		}
 		b.baseC += opts[act[0]].Cost
+		if len(act) == 1 {
+			continue // a hull of one option: no increment (most classes in the heavy-first rounds)
+		}
 		var h []int32
 		if relaxed && len(act) == int(s.undomStart[j+1]-s.undomStart[j]) {
 			// All of the class's undominated options: relax's hull.
@@ -203,11 +206,18 @@ func (b *lpBound) add(r int, dw, g float64) {
 }
 
 // remove takes class j (whose lightest option costs c0) out of the bound.
+// A class without increments (one option in the bound) leaves the trees
+// as they are, so the last descent still holds where it held: it depends
+// on the trees and free only, and at reads baseC afresh.
 func (b *lpBound) remove(j int32, c0 float64) {
-	b.forget()
 	b.baseC -= c0
+	rs := b.byClass[b.start[j]:b.start[j+1]]
+	if len(rs) == 0 {
+		return
+	}
+	b.forget()
 	incs := b.incs
-	for _, r := range b.byClass[b.start[j]:b.start[j+1]] {
+	for _, r := range rs {
 		b.add(int(r), -incs[r].dw, -incs[r].gain)
 	}
 }

@@ -100,6 +100,9 @@ func (s *MCKP) hinted(classes [][]Option) {
 // reading its options: the first heavier option's extra weight is at
 // least the step after the current option (a float subtraction is
 // monotone), so it does not fit.
+// A class whose heaviest undominated option is no heavier than the current
+// one (most often the current one is it) is passed over before the binary
+// search, which would find no heavier option.
 func (s *MCKP) fill(classes [][]Option, free float64) {
 	minGap := s.minGap
 	for j, opts := range classes {
@@ -108,6 +111,9 @@ func (s *MCKP) fill(classes [][]Option, free float64) {
 		}
 		cur := opts[s.inc[j]]
 		u := s.undom[s.undomStart[j]:s.undomStart[j+1]]
+		if !(opts[u[len(u)-1]].Weight > cur.Weight) {
+			continue // no heavier option (most classes: at their cheapest)
+		}
 		lo, hi := 0, len(u)
 		for lo < hi {
 			if h := int(uint(lo+hi) >> 1); opts[u[h]].Weight > cur.Weight {
@@ -229,16 +235,15 @@ func (s *MCKP) order(classes [][]Option) {
 }
 
 // suffixes fills the suffix sums over processing positions that the search
-// uses as bounds and heuristic completions for the classes still to add.
+// uses as bounds and heuristic completions for the classes still to add,
+// one record a position (expand reads all of a position's at once).
 func (s *MCKP) suffixes(classes [][]Option) {
 	m := len(classes)
-	for _, p := range []*[]float64{&s.sufW, &s.sufC, &s.sufL, &s.sufA, &s.lpW, &s.lpC, &s.incW, &s.incC} {
-		*p = mckpResize(*p, m+1)
-		(*p)[m] = 0
-	}
+	suf := mckpResize(s.suf, m+1)
+	s.suf = suf
+	suf[m] = mckpSuf{}
 	// Running sums in locals, stored at each position: the same additions
 	// in the same order as sums over the arrays.
-	sufW, sufC, sufL, sufA, lpW, lpC, incW, incC := s.sufW[:m+1], s.sufC[:m+1], s.sufL[:m+1], s.sufA[:m+1], s.lpW[:m+1], s.lpC[:m+1], s.incW[:m+1], s.incC[:m+1]
 	minW, minC, minL, lp, inc, actW, actStart, heavy := s.minW, s.minC, s.minL, s.lp, s.inc, s.actW, s.actStart, s.heavy
 	var w, c, l, aw, pw, pc, iw, ic float64
 	for q := m - 1; q >= 0; q-- {
@@ -255,9 +260,18 @@ func (s *MCKP) suffixes(classes [][]Option) {
 		a, b := opts[lp[j]], opts[inc[j]]
 		pw, pc = pw+a.Weight, pc+a.Cost
 		iw, ic = iw+b.Weight, ic+b.Cost
-		sufW[q], sufC[q], sufL[q], sufA[q] = w, c, l, aw
-		lpW[q], lpC[q], incW[q], incC[q] = pw, pc, iw, ic
+		suf[q] = mckpSuf{w: w, c: c, l: l, a: aw, lpW: pw, lpC: pc, incW: iw, incC: ic}
 	}
+}
+
+// mckpSuf holds the sums over the classes at processing positions q..m-1
+// (suffixes): lightest, cheapest and Lagrangian minima, the lightest
+// weights of the options in the LP bound, and the LP and incumbent
+// choices' weights and costs.
+type mckpSuf struct {
+	w, c, l, a float64
+	lpW, lpC   float64
+	incW, incC float64
 }
 
 // heavyFirst starts the order with the classes whose active options span
