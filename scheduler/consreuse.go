@@ -218,9 +218,10 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	// cut is the position at which a rebuilt pass stops at the
 	// free-processor cutoff, once the walk is past it (-1: not yet).
 	cut, gcut := -1, 0
+	gs := rs.groups // the walk changes the groups, not the slice
 walk:
-	for ; g < len(rs.groups); g++ {
-		gr := &rs.groups[g]
+	for ; g < len(gs); g++ {
+		gr := &gs[g]
 		if !(gr.at > now) {
 			break
 		}
