@@ -245,6 +245,12 @@ func (c *Conservative) extendRun(v *View, i, end int, suf []int32) int {
 		return i
 	}
 	e, rs := v.e, &c.rs
+	// Most runs end at the next entry, a live job of another class:
+	// takeRun would take nothing there (runStops; its call and setup cost
+	// CEA-Curie about 200 instructions per pass placement).
+	if runStops(&e.wq, i, end, int32(r.procs), r.est, v.Total) {
+		return i
+	}
 	keep := rs.rec || e.checkRes
 	s0 := len(rs.slots)
 	last, n, slots := takeRun(&e.wq, i, end, r.left, int32(r.procs), r.est, v.Total, v.Free(), suf, rs.slots, keep)
@@ -264,6 +270,21 @@ func (c *Conservative) extendRun(v *View, i, end int, suf []int32) int {
 	r.left -= n
 	r.pending += n
 	return last
+}
+
+// runStops reports whether takeRun(w, i, end, left, procs, est, total,
+// …) surely takes nothing (for any left > 0, free and suf): position
+// i+1 is at or past end, or holds a live job within the machine's total
+// processors (which View.Next returns without a skip) of another class
+// than (procs, est). It may report false where takeRun takes nothing
+// all the same.
+func runStops(w *waitQueue, i, end int, procs int32, est float64, total int) bool {
+	j := i + 1
+	if j >= end {
+		return true
+	}
+	p := w.procs[j]
+	return p <= int32(min(total, math.MaxInt32-1)) && (p != procs || w.est[j] != est)
 }
 
 // takeRun is extendRun's walk: from position i on, up to end and for at

@@ -218,9 +218,10 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	// cut is the position at which a rebuilt pass stops at the
 	// free-processor cutoff, once the walk is past it (-1: not yet).
 	cut, gcut := -1, 0
+	gs := rs.groups // the walk changes the groups, not the slice
 walk:
-	for ; g < len(rs.groups); g++ {
-		gr := &rs.groups[g]
+	for ; g < len(gs); g++ {
+		gr := &gs[g]
 		if !(gr.at > now) {
 			break
 		}
@@ -991,7 +992,9 @@ func (c *Conservative) lift(x, now float64) int {
 	if len(ls) == 0 || !(x < ls[0].end) {
 		return 0
 	}
-	x = max(x, now)
+	// D's ends are all after now (reuse keeps only those), so an end is
+	// after max(x, now) exactly when it is after x: the max (16
+	// instructions of the builtin's NaN and signed-zero cases) is left out.
 	k := 1
 	for k < len(ls) && ls[k].end > x {
 		k++

@@ -377,37 +377,55 @@ func (p *blockProfile) addRange(pos, i, j, d int) {
 		p.add[pos] += d
 		return
 	}
+	// The steps are shifted by shiftUp or shiftDown, inlined here, by
+	// d's sign at each site (one shift taking both signs was a call per
+	// site and mispredicted its test of the sign).
 	if 2*(j-i) > n {
 		// Most of the block changes: add d to the whole block through its
 		// addend and take it back from the steps outside [i, j).
 		p.add[pos] += d
-		if i > 0 { // a reservation's first or last block is mostly one of these
-			p.shift(pos, 0, i, -d)
+		if d < 0 {
+			if i > 0 { // a reservation's first or last block is mostly one of these
+				p.shiftUp(pos, 0, i, -d)
+			}
+			if j < n {
+				p.shiftUp(pos, j, n, -d)
+			}
+			return
+		}
+		if i > 0 {
+			p.shiftDown(pos, 0, i, -d)
 		}
 		if j < n {
-			p.shift(pos, j, n, -d)
+			p.shiftDown(pos, j, n, -d)
 		}
 		return
 	}
-	p.shift(pos, i, j, d)
+	if d > 0 {
+		p.shiftUp(pos, i, j, d)
+	} else {
+		p.shiftDown(pos, i, j, d)
+	}
 }
 
-// shift adds d to f over steps [i, j) of the block at pos. The block's
-// bound on d's side follows the new values; the other stays a bound, as
-// the values only move away from it (nextFit tightens hi and nextBlock lo
-// when they read a whole block).
-func (p *blockProfile) shift(pos, i, j, d int) {
-	b := p.base(pos)
-	fs := p.f[b+i : b+j]
-	if d > 0 {
-		hi := p.hi[pos]
-		for x, v := range fs {
-			fs[x] = v + d
-			hi = max(hi, v+d)
-		}
-		p.hi[pos] = hi
-		return
+// shiftUp adds d > 0 to f over steps [i, j) of the block at pos. The
+// block's bound hi follows the new values; lo stays a bound, as the
+// values only move away from it (nextBlock tightens lo when it reads a
+// whole block).
+func (p *blockProfile) shiftUp(pos, i, j, d int) {
+	fs := p.f[p.base(pos)+i:][:j-i]
+	hi := p.hi[pos]
+	for x, v := range fs {
+		fs[x] = v + d
+		hi = max(hi, v+d)
 	}
+	p.hi[pos] = hi
+}
+
+// shiftDown adds d ≤ 0 to f over steps [i, j) of the block at pos, as
+// shiftUp with lo following the new values (nextFit tightens hi).
+func (p *blockProfile) shiftDown(pos, i, j, d int) {
+	fs := p.f[p.base(pos)+i:][:j-i]
 	lo := p.lo[pos]
 	for x, v := range fs {
 		fs[x] = v + d
