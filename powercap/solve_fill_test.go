@@ -40,21 +40,7 @@ func TestFillMatchesDefinition(t *testing.T) {
 	var s, ref MCKP
 	passed := 0 // classes fill passes over (free below their least weight step)
 	for it := range 20000 {
-		classes := make([][]Option, 1+r.IntN(8))
-		for j := range classes {
-			w, c := r.Float64()*4-1, 50+r.Float64()*50
-			for range 1 + r.IntN(9) {
-				classes[j] = append(classes[j], Option{Weight: w, Cost: c})
-				w += r.Float64() * 5
-				c -= r.Float64()*12 - 2 // some dominated
-				if it%3 == 0 {
-					w, c = math.Round(w), math.Round(c)
-				}
-			}
-			if it%5 == 0 {
-				r.Shuffle(len(classes[j]), func(a, b int) { classes[j][a], classes[j][b] = classes[j][b], classes[j][a] })
-			}
-		}
+		classes := randFillClasses(r, 8, it)
 		s.capacity = r.Float64() * 40
 		if !s.reduce(classes) {
 			t.Fatal("reduce")

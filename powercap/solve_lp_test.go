@@ -45,18 +45,8 @@ func TestLPValueCacheMatchesDescent(t *testing.T) {
 				}
 			}
 		}
-		var s MCKP
-		s.capacity = 1e9
-		if !s.reduce(classes) {
-			t.Fatal("reduce")
-		}
+		s, total := builtLP(t, classes)
 		b := &s.lpb
-		b.build(&s, classes, s.undom, s.undomStart, false)
-		b.reset()
-		total := 0.0
-		for _, in := range b.incs {
-			total += in.dw
-		}
 		free := rng.Float64() * total
 		for step := range 400 {
 			switch r := rng.IntN(10); {

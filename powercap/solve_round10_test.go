@@ -56,21 +56,7 @@ func TestLocalPosMatchesSearch(t *testing.T) {
 		}
 	}
 	for it := range 20000 {
-		classes := make([][]Option, 1+r.IntN(6))
-		for j := range classes {
-			w, c := r.Float64()*4-1, 50+r.Float64()*50
-			for range 1 + r.IntN(9) {
-				classes[j] = append(classes[j], Option{Weight: w, Cost: c})
-				w += r.Float64() * 5
-				c -= r.Float64()*12 - 2 // some dominated
-				if it%3 == 0 {
-					w, c = math.Round(w), math.Round(c)
-				}
-			}
-			if it%5 == 0 {
-				r.Shuffle(len(classes[j]), func(a, b int) { classes[j][a], classes[j][b] = classes[j][b], classes[j][a] })
-			}
-		}
+		classes := randFillClasses(r, 6, it)
 		check(fmt.Sprint("random #", it), classes)
 	}
 	for seed := range uint64(40) {
@@ -162,18 +148,8 @@ func TestLPValueKeptOverEmptyRemoves(t *testing.T) {
 			classes, _ = dupClasses(m, uint64(trial))
 			m = len(classes)
 		}
-		var s MCKP
-		s.capacity = 1e9
-		if !s.reduce(classes) {
-			t.Fatal("reduce")
-		}
+		s, total := builtLP(t, classes)
 		b := &s.lpb
-		b.build(&s, classes, s.undom, s.undomStart, false)
-		b.reset()
-		total := 0.0
-		for _, in := range b.incs {
-			total += in.dw
-		}
 		free := r.Float64() * total
 		ask := func(where string) {
 			for range 1 + r.IntN(6) {

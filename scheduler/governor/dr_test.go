@@ -380,18 +380,11 @@ func TestDRCachesChangeNothing(t *testing.T) {
 		procs, tabs, jobs, lim := randDRInstance(rng,
 			func(run float64) float64 { return math.Ceil(run * (0.5 + 2*rng.Float64())) },
 			func() bool { return rng.IntN(3) > 0 })
-		for _, pol := range []string{"fcfs", "easy", "conservative"} {
-			var recs [2]map[int64]results.Record
-			for k, g := range []*DR{{}, {plain: true}} {
-				recs[k] = energyRecords(t, it, pol, procs, tabs, lim, g, jobs)
-				if k == 0 {
-					skips += g.skips
-					follows += g.follows
-					early += g.early
-				}
-			}
-			sameRecords(t, it, pol, recs, jobs)
-		}
+		againstPlain(t, it, procs, tabs, lim, jobs, func() *DR { return &DR{} }, func(g *DR) {
+			skips += g.skips
+			follows += g.follows
+			early += g.early
+		})
 	}
 	if skips == 0 {
 		t.Error("the memo never answered an Adjust: the instances do not exercise it")
@@ -439,17 +432,10 @@ func TestDRCachesChangeNothingOverrun(t *testing.T) {
 		for i := range jobs {
 			jobs[i].ReqTime = 0 // not killed at the estimate
 		}
-		for _, pol := range []string{"fcfs", "easy", "conservative"} {
-			var recs [2]map[int64]results.Record
-			for k, g := range []*DR{{}, {plain: true}} {
-				recs[k] = energyRecords(t, it, pol, procs, tabs, lim, g, jobs)
-				if k == 0 {
-					expired += g.expired
-					early += g.early
-				}
-			}
-			sameRecords(t, it, pol, recs, jobs)
-		}
+		againstPlain(t, it, procs, tabs, lim, jobs, func() *DR { return &DR{} }, func(g *DR) {
+			expired += g.expired
+			early += g.early
+		})
 	}
 	if expired == 0 {
 		t.Error("quick never saw a run past its estimate: the instances do not exercise it")
@@ -481,21 +467,30 @@ func TestDRFarRunsChangeNothing(t *testing.T) {
 			}
 		}
 		ahead := []float64{5, 60, 400}[it%3]
-		for _, pol := range []string{"fcfs", "easy", "conservative"} {
-			var recs [2]map[int64]results.Record
-			for k, g := range []*DR{{ahead: ahead}, {plain: true}} {
-				recs[k] = energyRecords(t, it, pol, procs, tabs, lim, g, jobs)
-				if k == 0 {
-					farRuns += g.farRuns
-					nearer += g.nearer
-					follows += g.follows
-				}
-			}
-			sameRecords(t, it, pol, recs, jobs)
-		}
+		againstPlain(t, it, procs, tabs, lim, jobs, func() *DR { return &DR{ahead: ahead} }, func(g *DR) {
+			farRuns += g.farRuns
+			nearer += g.nearer
+			follows += g.follows
+		})
 	}
 	if farRuns == 0 || nearer == 0 || follows == 0 {
 		t.Errorf("far runs %d, re-timed to end by the horizon %d, quick answers from the changes %d: the instances do not exercise them", farRuns, nearer, follows)
 	}
 	t.Logf("%d runs summed as far, %d re-timed nearer, %d quick answers from the list's changes", farRuns, nearer, follows)
+}
+
+// againstPlain runs jobs under fcfs, easy and conservative with a governor
+// from mk (its caches on) and with one without caches, fails the test
+// unless every job's record is the same, and hands each governor with
+// caches to seen after its run.
+func againstPlain(t *testing.T, it, procs int, tabs []powercap.Table, lim []scheduler.LimitStep, jobs []workloads.Job, mk func() *DR, seen func(g *DR)) {
+	t.Helper()
+	for _, pol := range []string{"fcfs", "easy", "conservative"} {
+		var recs [2]map[int64]results.Record
+		g := mk()
+		recs[0] = energyRecords(t, it, pol, procs, tabs, lim, g, jobs)
+		seen(g)
+		recs[1] = energyRecords(t, it, pol, procs, tabs, lim, &DR{plain: true}, jobs)
+		sameRecords(t, it, pol, recs, jobs)
+	}
 }
