@@ -25,15 +25,19 @@ const (
 // cost O(K/blkCap + blkCap) for K steps instead of O(K).
 //
 // Blocks are numbered by id; block id b keeps its steps in
-// t[b*blkCap:b*blkCap+n] and f[...], and blk lists the blocks in time
-// order with their metadata (one struct per position: a block access is
-// one bounds check and one cache line). All storage is reused across
-// resets, so steady-state use does not allocate.
+// t[b*blkCap:b*blkCap+n] and f[...], and the per-position arrays (ord, first,
+// n, add, lo, hi) list the blocks in time order. All storage is reused
+// across resets, so steady-state use does not allocate.
 type blockProfile struct {
 	t []float64 // step times by block id
 	f []int     // step values without their block's addend, by block id
 
-	blk []blkMeta // the blocks in time order
+	ord   []int32   // block ids in time order
+	first []float64 // time of each block's first step
+	n     []int32   // steps in each block
+	add   []int     // lazy addend of each block
+	lo    []int     // smallest f of each block (without add)
+	hi    []int     // largest f of each block (without add)
 
 	spare []int32 // block ids not in use
 	nid   int32   // block ids allocated so far
@@ -61,15 +65,6 @@ type blockProfile struct {
 	// reset, release, advance).
 	room    roomWin
 	resFrom float64
-}
-
-// blkMeta is a block of a blockProfile, at its position in time order.
-type blkMeta struct {
-	first  float64 // time of the block's first step
-	add    int     // lazy addend
-	lo, hi int     // smallest and largest f of the block (without add)
-	id     int32   // block id (its steps are in t and f from id*blkCap)
-	n      int32   // steps in the block
 }
 
 // roomWin is a window [at, end) with procs processors free at every
@@ -102,11 +97,9 @@ func (p *blockProfile) roomKept(at float64, procs int, end float64) bool {
 func (p *blockProfile) reset(now float64, free int) {
 	p.ruled.clear()
 	p.resFrom = math.Inf(-1)
-	for i := range p.blk {
-		p.spare = append(p.spare, p.blk[i].id)
-	}
-	p.blk = p.blk[:0]
-	p.appendBlock(0, now, free)
+	p.spare = append(p.spare, p.ord...)
+	p.ord, p.first, p.n, p.add, p.lo, p.hi = p.ord[:0], p.first[:0], p.n[:0], p.add[:0], p.lo[:0], p.hi[:0]
+	p.appendBlock(len(p.ord), now, free)
 }
 
 // newID returns an unused block id.
@@ -128,14 +121,19 @@ func (p *blockProfile) newID() int32 {
 func (p *blockProfile) appendBlock(pos int, at float64, v int) {
 	id := p.newID()
 	p.t[int(id)*blkCap], p.f[int(id)*blkCap] = at, v
-	p.blk = slices.Insert(p.blk, pos, blkMeta{first: at, lo: v, hi: v, id: id, n: 1})
+	p.ord = slices.Insert(p.ord, pos, id)
+	p.first = slices.Insert(p.first, pos, at)
+	p.n = slices.Insert(p.n, pos, 1)
+	p.add = slices.Insert(p.add, pos, 0)
+	p.lo = slices.Insert(p.lo, pos, v)
+	p.hi = slices.Insert(p.hi, pos, v)
 }
 
 // base returns the offset of the block at position pos in t and f.
-func (p *blockProfile) base(pos int) int { return int(p.blk[pos].id) * blkCap }
+func (p *blockProfile) base(pos int) int { return int(p.ord[pos]) * blkCap }
 
 // value returns the free processors of step k of the block at pos.
-func (p *blockProfile) value(pos, k int) int { return p.f[p.base(pos)+k] + p.blk[pos].add }
+func (p *blockProfile) value(pos, k int) int { return p.f[p.base(pos)+k] + p.add[pos] }
 
 // release adds procs processors from time at on; at must be ≥ the last
 // step's time. It is only used to build the profile, before any
@@ -143,28 +141,28 @@ func (p *blockProfile) value(pos, k int) int { return p.f[p.base(pos)+k] + p.blk
 func (p *blockProfile) release(at float64, procs int) {
 	p.ruled.clear()
 	p.resFrom = math.Inf(-1)
-	pos := len(p.blk) - 1
-	b, n := p.base(pos), int(p.blk[pos].n)
+	pos := len(p.ord) - 1
+	b, n := p.base(pos), int(p.n[pos])
 	last := p.f[b+n-1]
 	if p.t[b+n-1] == at {
 		// lo and hi stay bounds of the block's values, which is all
 		// searches need (refresh tightens them).
 		p.f[b+n-1] = last + procs
-		p.blk[pos].hi = max(p.blk[pos].hi, last+procs)
-		p.blk[pos].lo = min(p.blk[pos].lo, last+procs)
+		p.hi[pos] = max(p.hi[pos], last+procs)
+		p.lo[pos] = min(p.lo[pos], last+procs)
 		if n == 1 {
-			p.blk[pos].lo, p.blk[pos].hi = last+procs, last+procs
+			p.lo[pos], p.hi[pos] = last+procs, last+procs
 		}
 		return
 	}
-	v := last + procs + p.blk[pos].add
+	v := last + procs + p.add[pos]
 	if n >= blkFill {
-		p.appendBlock(len(p.blk), at, v)
+		p.appendBlock(len(p.ord), at, v)
 		return
 	}
-	p.t[b+n], p.f[b+n] = at, v-p.blk[pos].add
-	p.blk[pos].n++
-	p.blk[pos].lo, p.blk[pos].hi = min(p.blk[pos].lo, v-p.blk[pos].add), max(p.blk[pos].hi, v-p.blk[pos].add)
+	p.t[b+n], p.f[b+n] = at, v-p.add[pos]
+	p.n[pos]++
+	p.lo[pos], p.hi[pos] = min(p.lo[pos], v-p.add[pos]), max(p.hi[pos], v-p.add[pos])
 }
 
 // build makes the profile of free processors from now on plus, for each
@@ -186,9 +184,9 @@ func (p *blockProfile) build(now float64, free int, runs *runList) {
 			case at == lastT:
 				p.f[b+n-1] = last
 			case n >= blkFill:
-				p.blk[pos].n = int32(n)
+				p.n[pos] = int32(n)
 				p.refresh(pos)
-				p.appendBlock(len(p.blk), at, last)
+				p.appendBlock(len(p.ord), at, last)
 				pos, b, n = pos+1, p.base(pos+1), 1
 			default:
 				p.t[b+n], p.f[b+n] = at, last
@@ -197,7 +195,7 @@ func (p *blockProfile) build(now float64, free int, runs *runList) {
 			lastT = at
 		}
 	}
-	p.blk[pos].n = int32(n)
+	p.n[pos] = int32(n)
 	p.refresh(pos)
 }
 
@@ -205,21 +203,21 @@ func (p *blockProfile) build(now float64, free int, runs *runList) {
 // (the last step starting at or before it; the first step if t is before
 // every step).
 func (p *blockProfile) locate(t float64) (pos, k int) {
-	if t <= p.blk[0].first || len(p.blk) == 1 && p.blk[0].n == 1 {
+	if t <= p.first[0] || len(p.ord) == 1 && p.n[0] == 1 {
 		return 0, 0 // a search from now
 	}
 	// Profiles are mostly a few blocks long, and the step is found by
 	// stepping on rather than by binary searches, whose branches were
 	// mispredicted about every other step; a long profile's blocks are
 	// still searched.
-	if bs := p.blk; len(bs) > locateLinear {
-		pos = max(0, sortSearchBlk(bs, t)-1)
+	if fs := p.first; len(fs) > locateLinear {
+		pos = max(0, sortSearchF(fs, t)-1)
 	} else {
-		for pos+1 < len(bs) && bs[pos+1].first <= t {
+		for pos+1 < len(fs) && fs[pos+1] <= t {
 			pos++
 		}
 	}
-	b, n := p.base(pos), int(p.blk[pos].n)
+	b, n := p.base(pos), int(p.n[pos])
 	ts := p.t[b+1 : b+n]
 	for k < len(ts) && ts[k] <= t {
 		k++
@@ -244,21 +242,6 @@ func sortSearchF(a []float64, t float64) int {
 	return lo
 }
 
-// sortSearchBlk returns the number of blocks of a (in time order) whose
-// first step is at or before t.
-func sortSearchBlk(a []blkMeta, t float64) int {
-	lo, hi := 0, len(a)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if a[m].first <= t {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
-}
-
 // split makes sure a step starts at t (t after the first step's time) and
 // returns its position and index.
 func (p *blockProfile) split(t float64) (pos, k int) {
@@ -273,9 +256,9 @@ func (p *blockProfile) split(t float64) (pos, k int) {
 // rather than searched, and in pos's own block only the steps after k
 // are searched.
 func (p *blockProfile) splitAfter(t float64, pos, k int) (int, int, int) {
-	for w := 0; pos+1 < len(p.blk) && p.blk[pos+1].first <= t; w++ {
+	for w := 0; pos+1 < len(p.ord) && p.first[pos+1] <= t; w++ {
 		if w == 4 { // far on: search the rest
-			pos, k = pos+sortSearchBlk(p.blk[pos+1:], t), 0
+			pos, k = pos+sortSearchF(p.first[pos+1:], t), 0
 			break
 		}
 		pos, k = pos+1, 0
@@ -283,7 +266,7 @@ func (p *blockProfile) splitAfter(t float64, pos, k int) (int, int, int) {
 	// The step in force at t is found by stepping on from k rather than
 	// by a binary search: the end is mostly a few steps on, and the
 	// search's branches were mispredicted about every other step.
-	b, n := p.base(pos), int(p.blk[pos].n)
+	b, n := p.base(pos), int(p.n[pos])
 	ts := p.t[b+k+1 : b+n]
 	j := 0
 	for j < len(ts) && ts[j] <= t {
@@ -301,7 +284,7 @@ func (p *blockProfile) splitAt(t float64, pos, k int) (int, int, int) {
 		return pos, k, -1
 	}
 	halved := -1
-	if p.blk[pos].n == blkCap {
+	if p.n[pos] == blkCap {
 		p.splitBlock(pos)
 		halved = pos
 		if k >= blkCap/2 {
@@ -311,7 +294,7 @@ func (p *blockProfile) splitAt(t float64, pos, k int) (int, int, int) {
 	}
 	// Both arrays move in one loop: memmove's dispatch on the length
 	// mispredicted once or more per call.
-	n := int(p.blk[pos].n)
+	n := int(p.n[pos])
 	v := p.f[b+k] // the new step has the value in force at t
 	ts := p.t[b+k+1 : b+n+1]
 	fs := p.f[b+k+1 : b+n+1]
@@ -320,7 +303,7 @@ func (p *blockProfile) splitAt(t float64, pos, k int) (int, int, int) {
 		ts[i], fs[i] = ts[i-1], fs[i-1]
 	}
 	ts[0], fs[0] = t, v
-	p.blk[pos].n++
+	p.n[pos]++
 	return pos, k + 1, halved
 }
 
@@ -333,8 +316,8 @@ func (p *blockProfile) splitBlock(pos int) {
 	nb := p.base(pos + 1)
 	copy(p.t[nb:nb+h], p.t[b+h:b+blkCap])
 	copy(p.f[nb:nb+h], p.f[b+h:b+blkCap])
-	p.blk[pos].n, p.blk[pos+1].n = h, h
-	p.blk[pos+1].add = p.blk[pos].add
+	p.n[pos], p.n[pos+1] = h, h
+	p.add[pos+1] = p.add[pos]
 	p.refresh(pos)
 	p.refresh(pos + 1)
 }
@@ -342,12 +325,12 @@ func (p *blockProfile) splitBlock(pos int) {
 // refresh recomputes the block at pos's smallest and largest value.
 // Between refreshes lo and hi are only bounds: lo ≤ every value ≤ hi.
 func (p *blockProfile) refresh(pos int) {
-	b, n := p.base(pos), int(p.blk[pos].n)
+	b, n := p.base(pos), int(p.n[pos])
 	lo, hi := p.f[b], p.f[b]
 	for _, v := range p.f[b+1 : b+n] {
 		lo, hi = min(lo, v), max(hi, v)
 	}
-	p.blk[pos].lo, p.blk[pos].hi = lo, hi
+	p.lo[pos], p.hi[pos] = lo, hi
 }
 
 // reserve takes procs processors over [from, to); from is at or after the
@@ -360,7 +343,7 @@ func (p *blockProfile) reserve(from, to float64, procs int) {
 		p.resFrom = from
 	}
 	pa, ka := p.hitPos, p.hitK
-	if pa >= len(p.blk) || ka >= int(p.blk[pa].n) {
+	if pa >= len(p.ord) || ka >= int(p.n[pa]) {
 		pa, ka = p.split(from)
 	} else if at := p.t[p.base(pa)+ka]; at < from {
 		// A step before from: walk on from it.
@@ -377,9 +360,9 @@ func (p *blockProfile) reserve(from, to float64, procs int) {
 		p.addRange(pa, ka, kb, -procs)
 		return
 	}
-	p.addRange(pa, ka, int(p.blk[pa].n), -procs)
+	p.addRange(pa, ka, int(p.n[pa]), -procs)
 	for pos := pa + 1; pos < pb; pos++ {
-		p.blk[pos].add -= procs
+		p.add[pos] -= procs
 	}
 	p.addRange(pb, 0, kb, -procs)
 }
@@ -389,9 +372,9 @@ func (p *blockProfile) addRange(pos, i, j, d int) {
 	if i >= j {
 		return
 	}
-	n := int(p.blk[pos].n)
+	n := int(p.n[pos])
 	if i == 0 && j == n {
-		p.blk[pos].add += d
+		p.add[pos] += d
 		return
 	}
 	// The steps are shifted by shiftUp or shiftDown, inlined here, by
@@ -400,7 +383,7 @@ func (p *blockProfile) addRange(pos, i, j, d int) {
 	if 2*(j-i) > n {
 		// Most of the block changes: add d to the whole block through its
 		// addend and take it back from the steps outside [i, j).
-		p.blk[pos].add += d
+		p.add[pos] += d
 		if d < 0 {
 			if i > 0 { // a reservation's first or last block is mostly one of these
 				p.shiftUp(pos, 0, i, -d)
@@ -431,24 +414,24 @@ func (p *blockProfile) addRange(pos, i, j, d int) {
 // whole block).
 func (p *blockProfile) shiftUp(pos, i, j, d int) {
 	fs := p.f[p.base(pos)+i:][:j-i]
-	hi := p.blk[pos].hi
+	hi := p.hi[pos]
 	for x, v := range fs {
 		fs[x] = v + d
 		hi = max(hi, v+d)
 	}
-	p.blk[pos].hi = hi
+	p.hi[pos] = hi
 }
 
 // shiftDown adds d ≤ 0 to f over steps [i, j) of the block at pos, as
 // shiftUp with lo following the new values (nextFit tightens hi).
 func (p *blockProfile) shiftDown(pos, i, j, d int) {
 	fs := p.f[p.base(pos)+i:][:j-i]
-	lo := p.blk[pos].lo
+	lo := p.lo[pos]
 	for x, v := range fs {
 		fs[x] = v + d
 		lo = min(lo, v+d)
 	}
-	p.blk[pos].lo = lo
+	p.lo[pos] = lo
 }
 
 // advance drops the steps before the one in force at now and moves that
@@ -458,19 +441,22 @@ func (p *blockProfile) advance(now float64) {
 	p.resFrom = math.Inf(-1)
 	pos, k := p.locate(now)
 	if pos > 0 {
-		for i := range pos {
-			p.spare = append(p.spare, p.blk[i].id)
-		}
-		p.blk = append(p.blk[:0], p.blk[pos:]...)
+		p.spare = append(p.spare, p.ord[:pos]...)
+		p.ord = append(p.ord[:0], p.ord[pos:]...)
+		p.first = append(p.first[:0], p.first[pos:]...)
+		p.n = append(p.n[:0], p.n[pos:]...)
+		p.add = append(p.add[:0], p.add[pos:]...)
+		p.lo = append(p.lo[:0], p.lo[pos:]...)
+		p.hi = append(p.hi[:0], p.hi[pos:]...)
 	}
-	b, n := p.base(0), int(p.blk[0].n)
+	b, n := p.base(0), int(p.n[0])
 	if k > 0 {
 		copy(p.t[b:b+n-k], p.t[b+k:b+n])
 		copy(p.f[b:b+n-k], p.f[b+k:b+n])
-		p.blk[0].n = int32(n - k)
+		p.n[0] = int32(n - k)
 		p.refresh(0)
 	}
-	p.t[b], p.blk[0].first = now, now
+	p.t[b], p.first[0] = now, now
 }
 
 // earliest returns the earliest step start at or after the step in force
@@ -482,7 +468,7 @@ func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
 	// whole says the search rules out every start from the first step
 	// (with its certificate, if recorded): it is then remembered for
 	// later searches (searchmemo.go).
-	cf, whole, cost := len(p.segs), !(lb > p.blk[0].first), 0
+	cf, whole, cost := len(p.segs), !(lb > p.first[0]), 0
 	if p.ruled.n == 0 {
 		// Nothing to bound this search by.
 	} else if m, ok := p.ruled.bound(procs, dur, lb, p.rec); ok {
@@ -507,7 +493,7 @@ func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
 	}
 	// Answers that took few candidates are not worth the memo's upkeep
 	// (nor copying their certificates).
-	if cost += its; whole && cost >= memoMinCost && t > p.blk[0].first && !math.IsInf(t, 1) {
+	if cost += its; whole && cost >= memoMinCost && t > p.first[0] && !math.IsInf(t, 1) {
 		p.ruled.put(procs, dur, t, cf, len(p.segs), cost, p.rec)
 	}
 	return t, low
@@ -532,7 +518,7 @@ func sortSearchEnd(cert []certIv, t float64) int {
 // candidate starts it tried.
 func (p *blockProfile) search(procs int, dur, lb float64) (float64, int, int) {
 	pos, k := p.hitPos, p.hitK // lb is often the last start found (step times are distinct)
-	if pos >= len(p.blk) || k >= int(p.blk[pos].n) || p.t[p.base(pos)+k] != lb {
+	if pos >= len(p.ord) || k >= int(p.n[pos]) || p.t[p.base(pos)+k] != lb {
 		pos, k = p.locate(lb)
 	}
 	for its := 1; ; its++ {
@@ -556,9 +542,9 @@ func (p *blockProfile) search(procs int, dur, lb float64) (float64, int, int) {
 		}
 		// Step m is too full; no start before it can work.
 		pos, k = mpos, mk+1
-		if k == int(p.blk[pos].n) {
+		if k == int(p.n[pos]) {
 			pos, k = pos+1, 0
-			if pos == len(p.blk) {
+			if pos == len(p.ord) {
 				return math.Inf(1), 0, its
 			}
 		}
@@ -568,14 +554,13 @@ func (p *blockProfile) search(procs int, dur, lb float64) (float64, int, int) {
 // nextFit returns the first step at or after (pos, k) with at least procs
 // free processors, or -1.
 func (p *blockProfile) nextFit(pos, k, procs int) (int, int) {
-	for ; pos < len(p.blk); pos, k = pos+1, 0 {
-		m := &p.blk[pos]
-		need := procs - m.add
-		if m.hi < need {
+	for ; pos < len(p.ord); pos, k = pos+1, 0 {
+		need := procs - p.add[pos]
+		if p.hi[pos] < need {
 			continue
 		}
-		b := int(m.id) * blkCap
-		fs := p.f[b : b+int(m.n)]
+		b := p.base(pos)
+		fs := p.f[b : b+int(p.n[pos])]
 		if k > 0 {
 			for ; k < len(fs); k++ {
 				if fs[k] >= need {
@@ -591,7 +576,7 @@ func (p *blockProfile) nextFit(pos, k, procs int) (int, int) {
 			}
 			hi = max(hi, v)
 		}
-		m.hi = hi // the whole block was read: tighten its bound
+		p.hi[pos] = hi // the whole block was read: tighten its bound
 	}
 	return -1, 0
 }
@@ -601,15 +586,14 @@ func (p *blockProfile) nextFit(pos, k, procs int) (int, int) {
 // block skipped whole, the largest value of the steps read otherwise,
 // in the same pass over them.
 func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
-	for ; pos < len(p.blk); pos, k = pos+1, 0 {
-		m := &p.blk[pos]
-		a := m.add
-		need, b, n := procs-a, int(m.id)*blkCap, int(m.n)
+	for ; pos < len(p.ord); pos, k = pos+1, 0 {
+		a := p.add[pos]
+		need, b, n := procs-a, p.base(pos), int(p.n[pos])
 		if k >= n {
 			continue // no step left in the block
 		}
-		if m.hi < need {
-			hi := m.hi
+		if p.hi[pos] < need {
+			hi := p.hi[pos]
 			if k > 0 {
 				hi = math.MinInt
 				for _, v := range p.f[b+k : b+n] {
@@ -632,7 +616,7 @@ func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
 			hi = max(hi, v)
 		}
 		if k0 == 0 {
-			m.hi = hi // the whole block was read: tighten its bound
+			p.hi[pos] = hi // the whole block was read: tighten its bound
 		}
 		p.cert = append(p.cert, certIv{x: p.t[b+k0], y: p.blockEnd(pos), def: int32(procs - (hi + a)), pass: p.certPass})
 	}
@@ -643,8 +627,8 @@ func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
 // first step, or +Inf for the last block. (nextFitRec reads it only for
 // the parts that reach it, not on its way to the step it returns.)
 func (p *blockProfile) blockEnd(pos int) float64 {
-	if pos+1 < len(p.blk) {
-		return p.blk[pos+1].first
+	if pos+1 < len(p.first) {
+		return p.first[pos+1]
 	}
 	return math.Inf(1)
 }
@@ -655,21 +639,20 @@ func (p *blockProfile) blockEnd(pos int) float64 {
 func (p *blockProfile) nextBlock(pos, k, procs int, end float64) (int, int, int) {
 	low := p.value(pos, k)
 	k++
-	for ; pos < len(p.blk); pos, k = pos+1, 0 {
-		bm := &p.blk[pos]
-		b, n := int(bm.id)*blkCap, int(bm.n)
+	for ; pos < len(p.ord); pos, k = pos+1, 0 {
+		b, n := p.base(pos), int(p.n[pos])
 		if k >= n {
 			continue
 		}
 		if p.t[b+k] >= end {
 			break
 		}
-		a := bm.add
-		if bm.lo+a >= procs {
-			low = min(low, bm.lo+a)
+		a := p.add[pos]
+		if p.lo[pos]+a >= procs {
+			low = min(low, p.lo[pos]+a)
 			continue
 		}
-		if pos+1 < len(p.blk) && p.blk[pos+1].first <= end {
+		if pos+1 < len(p.ord) && p.first[pos+1] <= end {
 			// Every step of the block starts before end: no time checks.
 			need, m := procs-a, math.MaxInt
 			for j, v := range p.f[b+k : b+n] {
@@ -679,7 +662,7 @@ func (p *blockProfile) nextBlock(pos, k, procs int, end float64) (int, int, int)
 				m = min(m, v)
 			}
 			if k == 0 {
-				bm.lo = m // the whole block was read: tighten its bound
+				p.lo[pos] = m // the whole block was read: tighten its bound
 			}
 			low = min(low, m+a)
 			continue
@@ -703,11 +686,11 @@ func (p *blockProfile) nextBlock(pos, k, procs int, end float64) (int, int, int)
 // steps appends the profile's steps, in time order, to ts and fs (for
 // tests and checks).
 func (p *blockProfile) steps(ts []float64, fs []int) ([]float64, []int) {
-	for pos := range p.blk {
-		b, n := p.base(pos), int(p.blk[pos].n)
+	for pos := range p.ord {
+		b, n := p.base(pos), int(p.n[pos])
 		ts = append(ts, p.t[b:b+n]...)
 		for _, v := range p.f[b : b+n] {
-			fs = append(fs, v+p.blk[pos].add)
+			fs = append(fs, v+p.add[pos])
 		}
 	}
 	return ts, fs
@@ -717,7 +700,7 @@ func (p *blockProfile) steps(ts []float64, fs []int) ([]float64, []int) {
 // and in every later step that starts before end: whether a job could run
 // from the first step's time until end.
 func (p *blockProfile) fitsFirst(procs int, end float64) bool {
-	return p.fitsFrom(p.blk[0].first, procs, end)
+	return p.fitsFrom(p.first[0], procs, end)
 }
 
 // fitsFrom reports whether procs processors are free in the step in force
@@ -725,15 +708,15 @@ func (p *blockProfile) fitsFirst(procs int, end float64) bool {
 // could run from at until end. Blocks that fit whole are skipped.
 func (p *blockProfile) fitsFrom(at float64, procs int, end float64) bool {
 	pos0, k0 := p.locate(at)
-	for pos := pos0; pos < len(p.blk); pos++ {
-		if pos > pos0 && p.blk[pos].first >= end {
+	for pos := pos0; pos < len(p.ord); pos++ {
+		if pos > pos0 && p.first[pos] >= end {
 			return true
 		}
-		a := p.blk[pos].add
-		if p.blk[pos].lo+a >= procs {
+		a := p.add[pos]
+		if p.lo[pos]+a >= procs {
 			continue
 		}
-		b, n := p.base(pos), int(p.blk[pos].n)
+		b, n := p.base(pos), int(p.n[pos])
 		k := b
 		if pos == pos0 { // the step in force at at always counts
 			if k = b + k0; p.f[k]+a < procs {
@@ -765,7 +748,7 @@ type frontPt struct {
 // minimum of free processors from the first step decreases (the first
 // step always), and returns it.
 func (p *blockProfile) frontier(dst []frontPt) []frontPt {
-	return p.frontierFrom(p.blk[0].first, dst)
+	return p.frontierFrom(p.first[0], dst)
 }
 
 // frontierFrom is frontier from the step in force at at (which comes
@@ -774,12 +757,12 @@ func (p *blockProfile) frontier(dst []frontPt) []frontPt {
 func (p *blockProfile) frontierFrom(at float64, dst []frontPt) []frontPt {
 	pos0, k0 := p.locate(at)
 	m := math.MaxInt
-	for pos := pos0; pos < len(p.blk); pos++ {
-		a := p.blk[pos].add
-		if p.blk[pos].lo+a >= m {
+	for pos := pos0; pos < len(p.ord); pos++ {
+		a := p.add[pos]
+		if p.lo[pos]+a >= m {
 			continue
 		}
-		b, n := p.base(pos), int(p.blk[pos].n)
+		b, n := p.base(pos), int(p.n[pos])
 		k := b
 		if pos == pos0 {
 			k = b + k0
