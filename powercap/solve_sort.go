@@ -90,9 +90,27 @@ func (s *descSorter) radix() []int32 {
 		if c[byte(src[0]>>shift)] == int32(n) {
 			continue // every key has this byte
 		}
+		// Exclusive prefix sums, eight counts a step.
 		sum := int32(0)
-		for x := range c {
-			c[x], sum = sum, sum+c[x]
+		for x := 0; x < len(c); x += 8 {
+			g := (*[8]int32)(c[x : x+8])
+			a0, a1, a2, a3, a4, a5, a6, a7 := g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]
+			g[0] = sum
+			sum += a0
+			g[1] = sum
+			sum += a1
+			g[2] = sum
+			sum += a2
+			g[3] = sum
+			sum += a3
+			g[4] = sum
+			sum += a4
+			g[5] = sum
+			sum += a5
+			g[6] = sum
+			sum += a6
+			g[7] = sum
+			sum += a7
 		}
 		out := dst[:len(src)]
 		for _, b := range src {
