@@ -69,14 +69,6 @@ func (s *descSorter) repair() {
 // position (below 2³², so the bytes sorted on are the key's), so a pass
 // moves one word, and the permutation is read off the low bits at the end.
 func (s *descSorter) radix() []int32 {
-	s.radixPerm()
-	s.repair()
-	return s.perm
-}
-
-// radixPerm is radix before the repair: s.perm in (top 32 bits of the
-// keys' order-preserving bits, position) order.
-func (s *descSorter) radixPerm() {
 	n := len(s.keys)
 	s.packed, s.packed2 = mckpResize(s.packed, n), mckpResize(s.packed2, n)
 	cnt := &s.count
@@ -134,6 +126,8 @@ func (s *descSorter) radixPerm() {
 	for r, b := range src {
 		perm[r] = int32(uint32(b))
 	}
+	s.repair()
+	return s.perm
 }
 
 // descBits maps x to a uint64 that orders as x does, reversed: larger x,

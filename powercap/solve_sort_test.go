@@ -48,7 +48,8 @@ func TestDescSorterMatchesSortFunc(t *testing.T) {
 	}
 }
 
-// TestRadixPermSortedBeforeRepair checks radix's passes on their own,
+// TestRadixPermSortedBeforeRepair checks radix's passes on their own
+// (the words they leave in s.packed),
 // before the insertion pass that would hide a skipped or misdirected pass
 // (at a cost): the permutation is in (top 32 of descBits, position) order,
 // strictly, on random keys with ties, near ties in the low bits and keys
@@ -90,20 +91,20 @@ func TestRadixPermSortedBeforeRepair(t *testing.T) {
 			s.keys[rng.IntN(n)] = math.Float64frombits(math.Float64bits(base) ^ uint64(1+rng.IntN(255))<<(32+8*d))
 		}
 		s.perm = mckpResize(s.perm, n)
-		s.radixPerm()
+		s.radix()
+		// s.packed keeps the passes' words: the repair moves s.perm only.
 		seen := make([]bool, n)
-		for r, p := range s.perm {
-			if p < 0 || int(p) >= n || seen[p] {
-				t.Fatalf("trial %d (n=%d): rank %d holds position %d twice or out of range", trial, n, r, p)
+		for r, w := range s.packed[:n] {
+			p := int32(uint32(w))
+			if int(p) >= n || seen[p] || w>>32 != descBits(s.keys[p])>>32 {
+				t.Fatalf("trial %d (n=%d): rank %d holds word %x: position out of range, twice, or not its key's", trial, n, r, w)
 			}
 			seen[p] = true
 			if r == 0 {
 				continue
 			}
-			q := s.perm[r-1]
-			a, b := descBits(s.keys[q])>>32, descBits(s.keys[p])>>32
-			if !(a < b || a == b && q < p) {
-				t.Fatalf("trial %d (n=%d): ranks %d, %d: positions %d, %d out of (top bits, position) order", trial, n, r-1, r, q, p)
+			if q := s.packed[r-1]; !(q < w) {
+				t.Fatalf("trial %d (n=%d): ranks %d, %d: words %x, %x out of (top bits, position) order", trial, n, r-1, r, q, w)
 			}
 		}
 	}
