@@ -18,7 +18,7 @@ import (
 type descSorter struct {
 	keys            []float64
 	packed, packed2 []uint64
-	perm, perm2     []int32
+	perm            []int32
 	count           [4][256]int32 // radix: per top byte of the keys, the count of each value
 }
 
@@ -64,44 +64,68 @@ func (s *descSorter) repair() {
 	}
 }
 
-// radix is sort's stable least-significant-byte-first radix sort.
+// radix is sort's stable least-significant-byte-first radix sort. It
+// sorts one word per position: the top 32 of the key's bits above the
+// position (below 2³², so the bytes sorted on are the key's), so a pass
+// moves one word, and the permutation is read off the low bits at the end.
 func (s *descSorter) radix() []int32 {
 	n := len(s.keys)
 	s.packed, s.packed2 = mckpResize(s.packed, n), mckpResize(s.packed2, n)
-	s.perm2 = mckpResize(s.perm2, n)
 	cnt := &s.count
 	*cnt = [4][256]int32{}
-	packed, perm := s.packed[:n], s.perm[:n]
+	packed := s.packed[:n]
 	for i, k := range s.keys {
-		b := descBits(k)
+		b := descBits(k)&^(1<<32-1) | uint64(i)
 		packed[i] = b
-		perm[i] = int32(i)
 		// The four top bytes, unrolled.
 		cnt[0][byte(b>>32)]++
 		cnt[1][byte(b>>40)]++
 		cnt[2][byte(b>>48)]++
 		cnt[3][byte(b>>56)]++
 	}
-	srcK, dstK, srcI, dstI := s.packed, s.packed2, s.perm, s.perm2
+	src, dst := s.packed, s.packed2
 	for d := 4; d < 8; d++ {
 		c := &cnt[d-4]
 		shift := uint(8 * d)
-		if c[byte(srcK[0]>>shift)] == int32(n) {
+		if c[byte(src[0]>>shift)] == int32(n) {
 			continue // every key has this byte
 		}
+		// Exclusive prefix sums, eight counts a step.
 		sum := int32(0)
-		for x := range c {
-			c[x], sum = sum, sum+c[x]
+		for x := 0; x < len(c); x += 8 {
+			g := (*[8]int32)(c[x : x+8])
+			a0, a1, a2, a3, a4, a5, a6, a7 := g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]
+			g[0] = sum
+			sum += a0
+			g[1] = sum
+			sum += a1
+			g[2] = sum
+			sum += a2
+			g[3] = sum
+			sum += a3
+			g[4] = sum
+			sum += a4
+			g[5] = sum
+			sum += a5
+			g[6] = sum
+			sum += a6
+			g[7] = sum
+			sum += a7
 		}
-		for i, b := range srcK {
+		out := dst[:len(src)]
+		for _, b := range src {
 			x := byte(b >> shift)
 			o := c[x]
 			c[x]++
-			dstK[o], dstI[o] = b, srcI[i]
+			out[o] = b
 		}
-		srcK, dstK, srcI, dstI = dstK, srcK, dstI, srcI
+		src, dst = dst, src
 	}
-	s.packed, s.packed2, s.perm, s.perm2 = srcK, dstK, srcI, dstI
+	s.packed, s.packed2 = src, dst
+	perm := s.perm[:len(src)]
+	for r, b := range src {
+		perm[r] = int32(uint32(b))
+	}
 	s.repair()
 	return s.perm
 }
