@@ -6,6 +6,13 @@
 # One run each (BENCH_RUNS=N for the best of N). Needs GNU time
 # (apt-get install time). DRSIM_SHARED locates the traces (default
 # ../shared beside the repository). BENCH_ONLY=regex keeps matching rows.
+#
+# BENCH_BASE=OLD compares BIN with the binary OLD instead: each row runs
+# OLD and BIN alternately BENCH_RUNS times (default 5) and prints the
+# median wall and CPU times of each, BIN's change in %, and both builds'
+# × plain EASY by median wall time. On a shared machine whose speed drifts
+# by tens of per cent within minutes, only such alternating medians tell
+# two builds apart.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-}
@@ -17,6 +24,11 @@ fi
 shared=${DRSIM_SHARED:-$here/../shared}
 tr=$shared/traces
 runs=${BENCH_RUNS:-1}
+base=${BENCH_BASE:-}
+if [ -n "$base" ]; then
+	[ -x "$base" ] || { echo "bench.sh: BENCH_BASE=$base is not an executable" >&2; exit 2; }
+	runs=${BENCH_RUNS:-5}
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -52,6 +64,40 @@ for f in "$tr"/*.swf "$tr"/*.swf.gz; do
 	rows+=("$name|$f|--policy easy" "$name|$f|--policy conservative")
 done
 declare -A easy easycpu
+# once RUN BIN FILE ARGS: one run; prints "wall cpu rss_mb".
+once() {
+	rm -rf "$work/out"
+	local t0 t1 u s m
+	t0=$EPOCHREALTIME
+	# shellcheck disable=SC2086
+	/usr/bin/time -f '%U %S %M' -o "$work/t" "$1" run --trace "$2" $3 --out "$work/out" >/dev/null 2>"$work/err" ||
+		{ cat "$work/err" >&2; exit 1; }
+	t1=$EPOCHREALTIME
+	read -r u s m <"$work/t"
+	awk "BEGIN{printf \"%.3f %.2f %d\n\", $t1 - $t0, $u + $s, $m / 1024}"
+}
+median() { sort -n | awk '{v[NR]=$1} END{if (NR%2) print v[(NR+1)/2]; else printf "%.3f\n", (v[NR/2]+v[NR/2+1])/2}'; }
+if [ -n "$base" ]; then
+	declare -A beasy neasy
+	printf '| trace | run | base wall s | wall s | change | base CPU s | CPU s | base × EASY | × EASY |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n'
+	for r in "${rows[@]}"; do
+		IFS='|' read -r name file args <<<"$r"
+		[ -n "${BENCH_ONLY:-}" ] && ! [[ "$name $args" =~ $BENCH_ONLY ]] && [ "$args" != "--policy easy" ] && continue
+		: >"$work/b" && : >"$work/n"
+		for _ in $(seq "$runs"); do
+			once "$base" "$file" "$args" >>"$work/b"
+			once "$bin" "$file" "$args" >>"$work/n"
+		done
+		bw=$(cut -d' ' -f1 "$work/b" | median) nw=$(cut -d' ' -f1 "$work/n" | median)
+		bc=$(cut -d' ' -f2 "$work/b" | median) nc=$(cut -d' ' -f2 "$work/n" | median)
+		if [ "$args" = "--policy easy" ]; then beasy[$name]=$bw neasy[$name]=$nw; fi
+		rb=$(awk "BEGIN{b=${beasy[$name]:-0}; if (b>0) printf \"%.2f\", $bw/b; else print \"-\"}")
+		rn=$(awk "BEGIN{b=${neasy[$name]:-0}; if (b>0) printf \"%.2f\", $nw/b; else print \"-\"}")
+		ch=$(awk "BEGIN{printf \"%+.1f %%\", ($nw/$bw-1)*100}")
+		printf '| %s | `%s` | %.3f | %.3f | %s | %.2f | %.2f | %s | %s |\n' "$name" "$args" "$bw" "$nw" "$ch" "$bc" "$nc" "$rb" "$rn"
+	done
+	exit 0
+fi
 printf '| trace | run | wall s | CPU s | × plain EASY (wall) | × plain EASY (CPU) | peak RSS MB |\n|---|---|---:|---:|---:|---:|---:|\n'
 for r in "${rows[@]}"; do
 	IFS='|' read -r name file args <<<"$r"
