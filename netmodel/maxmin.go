@@ -158,8 +158,12 @@ func (s *mmScratch) pop() mmItem {
 		if c >= n {
 			break
 		}
-		if c+1 < n && h[c+1].less(h[c]) {
-			c++
+		if c+1 < n {
+			// the lesser child without a branch on the data (a coin
+			// toss the predictor missed): less's compares as flags,
+			// combined, and a conditional move
+			a, b := &h[c+1], &h[c]
+			c += int(b2u(a.key < b.key) | b2u(a.key == b.key)&b2u(a.link < b.link))
 		}
 		h[i] = h[c]
 		i = c
@@ -197,8 +201,9 @@ func (s *mmScratch) raiseTop(it mmItem) {
 		if c >= n {
 			break
 		}
-		if c+1 < n && h[c+1].less(h[c]) {
-			c++
+		if c+1 < n { // the lesser child, as in pop
+			a, b := &h[c+1], &h[c]
+			c += int(b2u(a.key < b.key) | b2u(a.key == b.key)&b2u(a.link < b.link))
 		}
 		if !h[c].less(it) {
 			break
@@ -212,4 +217,12 @@ func (s *mmScratch) raiseTop(it mmItem) {
 // less orders by share, then link id, so ties resolve identically every run.
 func (a mmItem) less(b mmItem) bool {
 	return a.key < b.key || (a.key == b.key && a.link < b.link)
+}
+
+// b2u is 1 for true, 0 for false (a flag set, no branch).
+func b2u(b bool) uint {
+	if b {
+		return 1
+	}
+	return 0
 }
