@@ -217,12 +217,38 @@ func (p *blockProfile) locate(t float64) (pos, k int) {
 			pos++
 		}
 	}
-	b, n := p.base(pos), int(p.n[pos])
-	ts := p.t[b+1 : b+n]
-	for k < len(ts) && ts[k] <= t {
-		k++
+	b := p.base(pos)
+	return pos, lastLE((*[blkCap]float64)(p.t[b:b+blkCap]), int(p.n[pos]), t)
+}
+
+// lastLE returns the index of the last of the first n steps of a block,
+// whose times are ts, that starts at or before t; the first starts at or
+// before t. It is a binary search over the block's blkCap slots written
+// out level by level, each comparison made a number (SETcc) rather than
+// a branch and masked by whether the slot is one of the n: no branch at
+// all. (A scan stopping at the answer mispredicted its exit about once a
+// call, a branching binary search about every other step, and a loop
+// over the levels its exit.)
+func lastLE(ts *[blkCap]float64, n int, t float64) int {
+	k := lastLEStep(ts, n, t, 0, 16)
+	k = lastLEStep(ts, n, t, k, 8)
+	k = lastLEStep(ts, n, t, k, 4)
+	k = lastLEStep(ts, n, t, k, 2)
+	return lastLEStep(ts, n, t, k, 1)
+}
+
+// lastLEStep is a level of lastLE: k+s if slot k+s is one of the n and
+// starts at or before t, else k.
+func lastLEStep(ts *[blkCap]float64, n int, t float64, k, s int) int {
+	i := (k + s) & (blkCap - 1) // k+s < blkCap: the mask only drops the bounds check
+	le, in := 0, 0
+	if ts[i] <= t {
+		le = 1
 	}
-	return pos, k
+	if i < n {
+		in = 1
+	}
+	return k + s&-(le&in)
 }
 
 // locateLinear is the most blocks locate walks rather than searches.
@@ -266,13 +292,8 @@ func (p *blockProfile) splitAfter(t float64, pos, k int) (int, int, int) {
 	// The step in force at t is found by stepping on from k rather than
 	// by a binary search: the end is mostly a few steps on, and the
 	// search's branches were mispredicted about every other step.
-	b, n := p.base(pos), int(p.n[pos])
-	ts := p.t[b+k+1 : b+n]
-	j := 0
-	for j < len(ts) && ts[j] <= t {
-		j++
-	}
-	return p.splitAt(t, pos, k+j)
+	b := p.base(pos)
+	return p.splitAt(t, pos, lastLE((*[blkCap]float64)(p.t[b:b+blkCap]), int(p.n[pos]), t))
 }
 
 // splitAt is split once the step in force at t, (pos, k), is known. It
