@@ -279,8 +279,9 @@ func (p *blockProfile) split(t float64) (pos, k int) {
 // splitAfter is split for a t after the step (pos, k) starts: a
 // reservation's end, found from its start. Most reservations end in
 // their start's block or the next, so the blocks are walked from pos
-// rather than searched, and in pos's own block only the steps after k
-// are searched.
+// rather than searched; the step in force at t within the block it
+// stops in is found by lastLE (k, a step known to start before t, is
+// not needed by it).
 func (p *blockProfile) splitAfter(t float64, pos, k int) (int, int, int) {
 	for w := 0; pos+1 < len(p.ord) && p.first[pos+1] <= t; w++ {
 		if w == 4 { // far on: search the rest
@@ -289,9 +290,9 @@ func (p *blockProfile) splitAfter(t float64, pos, k int) (int, int, int) {
 		}
 		pos, k = pos+1, 0
 	}
-	// The step in force at t is found by stepping on from k rather than
-	// by a binary search: the end is mostly a few steps on, and the
-	// search's branches were mispredicted about every other step.
+	// The step in force at t: lastLE's search has no branch to mispredict
+	// (a scan on from k mispredicted its exit about once a call, a
+	// branching binary search about every other step).
 	b := p.base(pos)
 	return p.splitAt(t, pos, lastLE((*[blkCap]float64)(p.t[b:b+blkCap]), int(p.n[pos]), t))
 }
