@@ -368,62 +368,91 @@ func (c *Conservative) lastCandidate(v *View, i, cand int) int {
 // lastCandidateAt is lastCandidate for starts at at (≥ the profile's
 // first step) rather than at the profile's first step, now.
 func (c *Conservative) lastCandidateAt(v *View, i, cand int, at float64) int {
+	got := c.lastCandidateScan(v, i, cand, at)
+	if lastCandCheck != nil {
+		lastCandCheck(c, v, i, cand, at, got)
+	}
+	return got
+}
+
+// lastCandCheck, if set (tests only), is called with every answer of
+// lastCandidateAt and its arguments.
+var lastCandCheck func(c *Conservative, v *View, i, cand int, at float64, got int)
+
+// lastCandidateScan is lastCandidateAt's scan, in two loops: each entry
+// on the profile itself until the frontier is built, then the frontier's
+// loop, which tests a block's or group's bounds at its last entry and
+// scans the entries of a group not ruled out in an inner loop (one test
+// of the position per group rather than per entry).
+func (c *Conservative) lastCandidateScan(v *View, i, cand int, at float64) int {
 	const gMask, bMask = 1<<groupShift - 1, 1<<blockShift - 1
 	w := &v.e.wq
-	built := false
+	var p int
+	for ; ; cand-- {
+		if cand < i {
+			return cand
+		}
+		// A tombstone's processors are math.MaxInt32: skipped.
+		if p = int(w.procs[cand]); p > math.MaxInt32-1 {
+			continue
+		}
+		end := at + w.est[cand]
+		if cand == c.roomPos && c.bp.roomKept(at, p, end) {
+			return cand // its window is as it was when it had room
+		}
+		if c.bp.fitsFrom(at, p, end) {
+			c.roomPos = cand
+			c.bp.keepRoom(at, p, end)
+			return cand
+		}
+		break
+	}
+	c.front = c.bp.frontierFrom(at, c.front[:0])
 	// most is the frontier's first point, the most processors any window
 	// from at has: a job or range above it is ruled out without frontMin.
-	// Until the frontier is built it only rules out tombstones.
-	most := math.MaxInt32 - 1
+	// One test skips a tombstone and a job too large for the frontier.
+	most := c.front[0].min
 	// fm is frontMin's answer for the window end fe (NaN: none yet).
 	fe, fm := math.NaN(), 0
-	for ; cand >= i; cand-- {
-		if built && cand&gMask == gMask {
+	if p <= most {
+		fe = at + w.est[cand]
+		if fm = frontMin(c.front, fe); p <= fm {
+			c.roomPos = cand
+			c.bp.keepRoom(at, p, fe)
+			return cand
+		}
+	}
+	for cand--; cand >= i; {
+		if cand&gMask == gMask {
 			if cand&bMask == bMask && cand-bMask >= i {
 				b := cand >> blockShift
 				if bp := int(w.block.procs[b]); bp > most || bp > frontMin(c.front, at+w.block.est[b]) {
-					cand -= bMask // and the loop's cand--
+					cand -= bMask + 1
 					continue
 				}
 			}
 			if cand-gMask >= i {
 				g := cand >> groupShift
 				if gp := int(w.group.procs[g]); gp > most || gp > frontMin(c.front, at+w.group.est[g]) {
-					cand -= gMask
+					cand -= gMask + 1
 					continue
 				}
 			}
 		}
-		// A tombstone's processors are math.MaxInt32, above most: one
-		// test skips it and a job too large for the frontier.
-		p := int(w.procs[cand])
-		if p > most {
-			continue
-		}
-		if !built {
-			end := at + w.est[cand]
-			if cand == c.roomPos && c.bp.roomKept(at, p, end) {
-				return cand // its window is as it was when it had room
-			}
-			if c.bp.fitsFrom(at, p, end) {
-				c.roomPos = cand
-				c.bp.keepRoom(at, p, end)
-				return cand
-			}
-			c.front = c.bp.frontierFrom(at, c.front[:0])
-			built, most = true, c.front[0].min
+		for lo := max(cand&^gMask, i); cand >= lo; cand-- {
+			p := int(w.procs[cand])
 			if p > most {
 				continue
 			}
-		}
-		// Runs of identical jobs ask frontMin the same end over and over.
-		if end := at + w.est[cand]; end != fe {
-			fe, fm = end, frontMin(c.front, end)
-		}
-		if p <= fm {
-			c.roomPos = cand
-			c.bp.keepRoom(at, p, fe)
-			return cand
+			// Runs of identical jobs ask frontMin the same end over and over.
+			if end := at + w.est[cand]; end != fe {
+				fe, fm = end, frontMin(c.front, end)
+			}
+			if p <= fm {
+				c.roomPos = cand
+				c.bp.keepRoom(at, p, fe)
+				return cand
+			}
 		}
 	}
 	return cand
