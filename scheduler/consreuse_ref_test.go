@@ -90,6 +90,17 @@ func checkReuse(t *testing.T, cases func(run func(sim.Spec, *workloads.Trace))) 
 func TestConservativeReuseWalkSkips(t *testing.T) {
 	checked, failure, restore := scheduler.CheckReuseWalk()
 	defer restore()
+	checkedConservativeRuns(t, 31, checked, failure, "groups")
+}
+
+// checkedConservativeRuns runs conservative backfilling on the random
+// workloads of randomReuseRuns(seed) and on the first 20,000 jobs of RICC
+// and CTC-SP2, under a check installed by the caller that counts in
+// *count what it checked and reports its first failure in *failure. It
+// fails the test at the first failure, or if fewer than 1,000 things
+// (what) were checked on the random workloads or 10,000 on the traces.
+func checkedConservativeRuns(t *testing.T, seed uint64, count *int, failure *string, what string) {
+	t.Helper()
 	run := func(s sim.Spec, tr *workloads.Trace) {
 		s.Policy = "conservative"
 		if _, err := sim.Run(context.Background(), s, tr, sim.Outputs{}); err != nil {
@@ -99,8 +110,8 @@ func TestConservativeReuseWalkSkips(t *testing.T) {
 			t.Fatalf("%s (trace %q, overrun %q, order %q, pass %q, seed %d)", *failure, s.Trace, s.Overrun, s.Order, s.Pass, s.Seed)
 		}
 	}
-	randomReuseRuns(31, run)
-	random := *checked
+	randomReuseRuns(seed, run)
+	random := *count
 	for _, name := range []string{"RICC-2010-2.swf.gz", "CTC-SP2-1996-3.1-cln.swf.gz"} {
 		s := sim.Spec{Trace: sharedtest.Path(t, "traces/"+name), Jobs: 20000}
 		tr, err := sim.Load(s)
@@ -109,9 +120,9 @@ func TestConservativeReuseWalkSkips(t *testing.T) {
 		}
 		run(s, tr)
 	}
-	t.Logf("groups checked: %d on random workloads, %d on traces", random, *checked-random)
-	if random < 1000 || *checked-random < 10000 {
-		t.Fatalf("only %d and %d groups checked", random, *checked-random)
+	t.Logf("%s checked: %d on random workloads, %d on traces", what, random, *count-random)
+	if random < 1000 || *count-random < 10000 {
+		t.Fatalf("only %d and %d %s checked", random, *count-random, what)
 	}
 }
 
