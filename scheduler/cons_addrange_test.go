@@ -13,13 +13,13 @@ func (p *blockProfile) addRangeRef(pos, i, j, d int) {
 	if i >= j {
 		return
 	}
-	n := int(p.n[pos])
+	n := int(p.blk[pos].n)
 	if i == 0 && j == n {
-		p.add[pos] += d
+		p.blk[pos].add += d
 		return
 	}
 	if 2*(j-i) > n {
-		p.add[pos] += d
+		p.blk[pos].add += d
 		if i > 0 {
 			p.shiftRef(pos, 0, i, -d)
 		}
@@ -36,36 +36,33 @@ func (p *blockProfile) shiftRef(pos, i, j, d int) {
 	b := p.base(pos)
 	fs := p.f[b+i : b+j]
 	if d > 0 {
-		hi := p.hi[pos]
+		hi := p.blk[pos].hi
 		for x, v := range fs {
 			fs[x] = v + d
 			hi = max(hi, v+d)
 		}
-		p.hi[pos] = hi
+		p.blk[pos].hi = hi
 		return
 	}
-	lo := p.lo[pos]
+	lo := p.blk[pos].lo
 	for x, v := range fs {
 		fs[x] = v + d
 		lo = min(lo, v+d)
 	}
-	p.lo[pos] = lo
+	p.blk[pos].lo = lo
 }
 
 // cloneProfile copies the arrays addRange reads and writes.
 func cloneProfile(p *blockProfile) *blockProfile {
 	return &blockProfile{
-		t: slices.Clone(p.t), f: slices.Clone(p.f), ord: slices.Clone(p.ord),
-		first: slices.Clone(p.first), n: slices.Clone(p.n), add: slices.Clone(p.add),
-		lo: slices.Clone(p.lo), hi: slices.Clone(p.hi),
+		t: slices.Clone(p.t), f: slices.Clone(p.f), blk: slices.Clone(p.blk),
 	}
 }
 
 // sameBlocks reports whether a and b hold the same steps, addends and
 // bounds (bit for bit, the values beyond each block's steps included).
 func sameBlocks(a, b *blockProfile) bool {
-	return slices.Equal(a.t, b.t) && slices.Equal(a.f, b.f) && slices.Equal(a.ord, b.ord) &&
-		slices.Equal(a.n, b.n) && slices.Equal(a.add, b.add) && slices.Equal(a.lo, b.lo) && slices.Equal(a.hi, b.hi)
+	return slices.Equal(a.t, b.t) && slices.Equal(a.f, b.f) && slices.Equal(a.blk, b.blk)
 }
 
 // randProfile builds a block profile of random releases and reservations
@@ -98,15 +95,15 @@ func TestAddRangeMatchesShift(t *testing.T) {
 		a.addRange(pos, i, j, d)
 		b.addRangeRef(pos, i, j, d)
 		if !sameBlocks(a, b) {
-			t.Fatalf("trial %d: addRange(%d, %d, %d, %d) on n=%d: f %v add %d lo %d hi %d, want f %v add %d lo %d hi %d", trial, pos, i, j, d, p.n[pos],
-				a.f[a.base(pos):a.base(pos)+int(a.n[pos])], a.add[pos], a.lo[pos], a.hi[pos],
-				b.f[b.base(pos):b.base(pos)+int(b.n[pos])], b.add[pos], b.lo[pos], b.hi[pos])
+			t.Fatalf("trial %d: addRange(%d, %d, %d, %d) on n=%d: f %v add %d lo %d hi %d, want f %v add %d lo %d hi %d", trial, pos, i, j, d, p.blk[pos].n,
+				a.f[a.base(pos):a.base(pos)+int(a.blk[pos].n)], a.blk[pos].add, a.blk[pos].lo, a.blk[pos].hi,
+				b.f[b.base(pos):b.base(pos)+int(b.blk[pos].n)], b.blk[pos].add, b.blk[pos].lo, b.blk[pos].hi)
 		}
 	}
 	for trial := range 150 {
 		p := randProfile(rng, 60)
-		for pos := range p.ord {
-			n := int(p.n[pos])
+		for pos := range p.blk {
+			n := int(p.blk[pos].n)
 			for i := 0; i <= n; i++ {
 				for j := i; j <= n; j++ {
 					check(trial, p, pos, i, j, rng.IntN(41)-20)
@@ -122,8 +119,8 @@ func TestAddRangeMatchesShift(t *testing.T) {
 		from := float64(rng.IntN(400))
 		p.reserve(from, from+float64(1+rng.IntN(60)), rng.IntN(25)-6)
 		if op%20 == 0 {
-			pos := rng.IntN(len(p.ord))
-			n := int(p.n[pos])
+			pos := rng.IntN(len(p.blk))
+			n := int(p.blk[pos].n)
 			i := rng.IntN(n + 1)
 			check(op, p, pos, i, i+rng.IntN(n-i+1), rng.IntN(41)-20)
 		}

@@ -143,7 +143,7 @@ func (c *Conservative) startRecording(v *View) {
 func (c *Conservative) endPass(v *View, rebuilt bool) {
 	rs := &c.rs
 	if rebuilt {
-		rs.blocks = len(c.bp.ord)
+		rs.blocks = len(c.bp.blk)
 	}
 	rs.free = v.Free()
 	v.e.runs.consFollow(rs.rec)
@@ -296,7 +296,7 @@ walk:
 		}
 		rs.atFrom = -1
 	}
-	if undo := len(rs.groups) - g; 2*undo > g+v.Running()/8 || len(p.ord) > 2*rs.blocks+8 {
+	if undo := len(rs.groups) - g; 2*undo > g+v.Running()/8 || len(p.blk) > 2*rs.blocks+8 {
 		c.rebuildKept(v, g)
 		if !c.fast {
 			return 0, false, false
@@ -1060,10 +1060,10 @@ func (p *blockProfile) certStep(pos, k, procs int) {
 	b := p.base(pos)
 	y := math.Inf(1)
 	switch {
-	case k+1 < int(p.n[pos]):
+	case k+1 < int(p.blk[pos].n):
 		y = p.t[b+k+1]
-	case pos+1 < len(p.ord):
-		y = p.first[pos+1]
+	case pos+1 < len(p.blk):
+		y = p.blk[pos+1].first
 	}
 	p.cert = append(p.cert, certIv{x: p.t[b+k], y: y, def: int32(procs - p.value(pos, k)), pass: p.certPass})
 }
@@ -1071,7 +1071,7 @@ func (p *blockProfile) certStep(pos, k, procs int) {
 // mergeAt removes the step starting at t, if there is one after the
 // first and it has the value of the step before it.
 func (p *blockProfile) mergeAt(t float64) {
-	if !(t > p.first[0]) {
+	if !(t > p.blk[0].first) {
 		return
 	}
 	pos, k := p.locate(t)
@@ -1081,29 +1081,24 @@ func (p *blockProfile) mergeAt(t float64) {
 	}
 	var prev int
 	if k > 0 {
-		prev = p.f[b+k-1] + p.add[pos]
+		prev = p.f[b+k-1] + p.blk[pos].add
 	} else {
 		pb := p.base(pos - 1)
-		prev = p.f[pb+int(p.n[pos-1])-1] + p.add[pos-1]
+		prev = p.f[pb+int(p.blk[pos-1].n)-1] + p.blk[pos-1].add
 	}
-	if p.f[b+k]+p.add[pos] != prev {
+	if p.f[b+k]+p.blk[pos].add != prev {
 		return
 	}
-	n := int(p.n[pos])
+	n := int(p.blk[pos].n)
 	if n == 1 {
-		p.spare = append(p.spare, p.ord[pos])
-		p.ord = append(p.ord[:pos], p.ord[pos+1:]...)
-		p.first = append(p.first[:pos], p.first[pos+1:]...)
-		p.n = append(p.n[:pos], p.n[pos+1:]...)
-		p.add = append(p.add[:pos], p.add[pos+1:]...)
-		p.lo = append(p.lo[:pos], p.lo[pos+1:]...)
-		p.hi = append(p.hi[:pos], p.hi[pos+1:]...)
+		p.spare = append(p.spare, p.blk[pos].id)
+		p.blk = append(p.blk[:pos], p.blk[pos+1:]...)
 		return
 	}
 	copy(p.t[b+k:b+n-1], p.t[b+k+1:b+n])
 	copy(p.f[b+k:b+n-1], p.f[b+k+1:b+n])
-	p.n[pos]--
+	p.blk[pos].n--
 	if k == 0 {
-		p.first[pos] = p.t[b]
+		p.blk[pos].first = p.t[b]
 	}
 }

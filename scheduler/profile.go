@@ -25,19 +25,15 @@ const (
 // cost O(K/blkCap + blkCap) for K steps instead of O(K).
 //
 // Blocks are numbered by id; block id b keeps its steps in
-// t[b*blkCap:b*blkCap+n] and f[...], and the per-position arrays (ord, first,
-// n, add, lo, hi) list the blocks in time order. All storage is reused
-// across resets, so steady-state use does not allocate.
+// t[b*blkCap:b*blkCap+n] and f[...], and blk lists the blocks in time
+// order with their metadata (one struct per position: a block access is
+// one bounds check and one cache line). All storage is reused across
+// resets, so steady-state use does not allocate.
 type blockProfile struct {
 	t []float64 // step times by block id
 	f []int     // step values without their block's addend, by block id
 
-	ord   []int32   // block ids in time order
-	first []float64 // time of each block's first step
-	n     []int32   // steps in each block
-	add   []int     // lazy addend of each block
-	lo    []int     // smallest f of each block (without add)
-	hi    []int     // largest f of each block (without add)
+	blk []blkMeta // the blocks in time order
 
 	spare []int32 // block ids not in use
 	nid   int32   // block ids allocated so far
@@ -65,6 +61,15 @@ type blockProfile struct {
 	// reset, release, advance).
 	room    roomWin
 	resFrom float64
+}
+
+// blkMeta is a block of a blockProfile, at its position in time order.
+type blkMeta struct {
+	first  float64 // time of the block's first step
+	add    int     // lazy addend
+	lo, hi int     // smallest and largest f of the block (without add)
+	id     int32   // block id (its steps are in t and f from id*blkCap)
+	n      int32   // steps in the block
 }
 
 // roomWin is a window [at, end) with procs processors free at every
@@ -97,9 +102,11 @@ func (p *blockProfile) roomKept(at float64, procs int, end float64) bool {
 func (p *blockProfile) reset(now float64, free int) {
 	p.ruled.clear()
 	p.resFrom = math.Inf(-1)
-	p.spare = append(p.spare, p.ord...)
-	p.ord, p.first, p.n, p.add, p.lo, p.hi = p.ord[:0], p.first[:0], p.n[:0], p.add[:0], p.lo[:0], p.hi[:0]
-	p.appendBlock(len(p.ord), now, free)
+	for i := range p.blk {
+		p.spare = append(p.spare, p.blk[i].id)
+	}
+	p.blk = p.blk[:0]
+	p.appendBlock(0, now, free)
 }
 
 // newID returns an unused block id.
@@ -121,19 +128,14 @@ func (p *blockProfile) newID() int32 {
 func (p *blockProfile) appendBlock(pos int, at float64, v int) {
 	id := p.newID()
 	p.t[int(id)*blkCap], p.f[int(id)*blkCap] = at, v
-	p.ord = slices.Insert(p.ord, pos, id)
-	p.first = slices.Insert(p.first, pos, at)
-	p.n = slices.Insert(p.n, pos, 1)
-	p.add = slices.Insert(p.add, pos, 0)
-	p.lo = slices.Insert(p.lo, pos, v)
-	p.hi = slices.Insert(p.hi, pos, v)
+	p.blk = slices.Insert(p.blk, pos, blkMeta{first: at, lo: v, hi: v, id: id, n: 1})
 }
 
 // base returns the offset of the block at position pos in t and f.
-func (p *blockProfile) base(pos int) int { return int(p.ord[pos]) * blkCap }
+func (p *blockProfile) base(pos int) int { return int(p.blk[pos].id) * blkCap }
 
 // value returns the free processors of step k of the block at pos.
-func (p *blockProfile) value(pos, k int) int { return p.f[p.base(pos)+k] + p.add[pos] }
+func (p *blockProfile) value(pos, k int) int { return p.f[p.base(pos)+k] + p.blk[pos].add }
 
 // release adds procs processors from time at on; at must be ≥ the last
 // step's time. It is only used to build the profile, before any
@@ -141,28 +143,28 @@ func (p *blockProfile) value(pos, k int) int { return p.f[p.base(pos)+k] + p.add
 func (p *blockProfile) release(at float64, procs int) {
 	p.ruled.clear()
 	p.resFrom = math.Inf(-1)
-	pos := len(p.ord) - 1
-	b, n := p.base(pos), int(p.n[pos])
+	pos := len(p.blk) - 1
+	b, n := p.base(pos), int(p.blk[pos].n)
 	last := p.f[b+n-1]
 	if p.t[b+n-1] == at {
 		// lo and hi stay bounds of the block's values, which is all
 		// searches need (refresh tightens them).
 		p.f[b+n-1] = last + procs
-		p.hi[pos] = max(p.hi[pos], last+procs)
-		p.lo[pos] = min(p.lo[pos], last+procs)
+		p.blk[pos].hi = max(p.blk[pos].hi, last+procs)
+		p.blk[pos].lo = min(p.blk[pos].lo, last+procs)
 		if n == 1 {
-			p.lo[pos], p.hi[pos] = last+procs, last+procs
+			p.blk[pos].lo, p.blk[pos].hi = last+procs, last+procs
 		}
 		return
 	}
-	v := last + procs + p.add[pos]
+	v := last + procs + p.blk[pos].add
 	if n >= blkFill {
-		p.appendBlock(len(p.ord), at, v)
+		p.appendBlock(len(p.blk), at, v)
 		return
 	}
-	p.t[b+n], p.f[b+n] = at, v-p.add[pos]
-	p.n[pos]++
-	p.lo[pos], p.hi[pos] = min(p.lo[pos], v-p.add[pos]), max(p.hi[pos], v-p.add[pos])
+	p.t[b+n], p.f[b+n] = at, v-p.blk[pos].add
+	p.blk[pos].n++
+	p.blk[pos].lo, p.blk[pos].hi = min(p.blk[pos].lo, v-p.blk[pos].add), max(p.blk[pos].hi, v-p.blk[pos].add)
 }
 
 // build makes the profile of free processors from now on plus, for each
@@ -184,9 +186,9 @@ func (p *blockProfile) build(now float64, free int, runs *runList) {
 			case at == lastT:
 				p.f[b+n-1] = last
 			case n >= blkFill:
-				p.n[pos] = int32(n)
+				p.blk[pos].n = int32(n)
 				p.refresh(pos)
-				p.appendBlock(len(p.ord), at, last)
+				p.appendBlock(len(p.blk), at, last)
 				pos, b, n = pos+1, p.base(pos+1), 1
 			default:
 				p.t[b+n], p.f[b+n] = at, last
@@ -195,7 +197,7 @@ func (p *blockProfile) build(now float64, free int, runs *runList) {
 			lastT = at
 		}
 	}
-	p.n[pos] = int32(n)
+	p.blk[pos].n = int32(n)
 	p.refresh(pos)
 }
 
@@ -203,22 +205,22 @@ func (p *blockProfile) build(now float64, free int, runs *runList) {
 // (the last step starting at or before it; the first step if t is before
 // every step).
 func (p *blockProfile) locate(t float64) (pos, k int) {
-	if t <= p.first[0] || len(p.ord) == 1 && p.n[0] == 1 {
+	if t <= p.blk[0].first || len(p.blk) == 1 && p.blk[0].n == 1 {
 		return 0, 0 // a search from now
 	}
 	// Profiles are mostly a few blocks long, and the step is found by
 	// stepping on rather than by binary searches, whose branches were
 	// mispredicted about every other step; a long profile's blocks are
 	// still searched.
-	if fs := p.first; len(fs) > locateLinear {
-		pos = max(0, sortSearchF(fs, t)-1)
+	if bs := p.blk; len(bs) > locateLinear {
+		pos = max(0, sortSearchBlk(bs, t)-1)
 	} else {
-		for pos+1 < len(fs) && fs[pos+1] <= t {
+		for pos+1 < len(bs) && bs[pos+1].first <= t {
 			pos++
 		}
 	}
 	b := p.base(pos)
-	return pos, lastLE((*[blkCap]float64)(p.t[b:b+blkCap]), int(p.n[pos]), t)
+	return pos, lastLE((*[blkCap]float64)(p.t[b:b+blkCap]), int(p.blk[pos].n), t)
 }
 
 // lastLE returns the index of the last of the first n steps of a block,
@@ -275,6 +277,21 @@ func sortSearchF(a []float64, t float64) int {
 	return lo
 }
 
+// sortSearchBlk returns the number of blocks of a (in time order) whose
+// first step is at or before t.
+func sortSearchBlk(a []blkMeta, t float64) int {
+	lo, hi := 0, len(a)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if a[m].first <= t {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
 // split makes sure a step starts at t (t after the first step's time) and
 // returns its position and index.
 func (p *blockProfile) split(t float64) (pos, k int) {
@@ -290,9 +307,9 @@ func (p *blockProfile) split(t float64) (pos, k int) {
 // stops in is found by lastLE (k, a step known to start before t, is
 // not needed by it).
 func (p *blockProfile) splitAfter(t float64, pos, k int) (int, int, int) {
-	for w := 0; pos+1 < len(p.ord) && p.first[pos+1] <= t; w++ {
+	for w := 0; pos+1 < len(p.blk) && p.blk[pos+1].first <= t; w++ {
 		if w == 4 { // far on: search the rest
-			pos, k = pos+sortSearchF(p.first[pos+1:], t), 0
+			pos, k = pos+sortSearchBlk(p.blk[pos+1:], t), 0
 			break
 		}
 		pos, k = pos+1, 0
@@ -301,7 +318,7 @@ func (p *blockProfile) splitAfter(t float64, pos, k int) (int, int, int) {
 	// (a scan on from k mispredicted its exit about once a call, a
 	// branching binary search about every other step).
 	b := p.base(pos)
-	return p.splitAt(t, pos, lastLE((*[blkCap]float64)(p.t[b:b+blkCap]), int(p.n[pos]), t))
+	return p.splitAt(t, pos, lastLE((*[blkCap]float64)(p.t[b:b+blkCap]), int(p.blk[pos].n), t))
 }
 
 // splitAt is split once the step in force at t, (pos, k), is known. It
@@ -313,7 +330,7 @@ func (p *blockProfile) splitAt(t float64, pos, k int) (int, int, int) {
 		return pos, k, -1
 	}
 	halved := -1
-	if p.n[pos] == blkCap {
+	if p.blk[pos].n == blkCap {
 		p.splitBlock(pos)
 		halved = pos
 		if k >= blkCap/2 {
@@ -323,7 +340,7 @@ func (p *blockProfile) splitAt(t float64, pos, k int) (int, int, int) {
 	}
 	// Both arrays move in one loop: memmove's dispatch on the length
 	// mispredicted once or more per call.
-	n := int(p.n[pos])
+	n := int(p.blk[pos].n)
 	v := p.f[b+k] // the new step has the value in force at t
 	ts := p.t[b+k+1 : b+n+1]
 	fs := p.f[b+k+1 : b+n+1]
@@ -332,7 +349,7 @@ func (p *blockProfile) splitAt(t float64, pos, k int) (int, int, int) {
 		ts[i], fs[i] = ts[i-1], fs[i-1]
 	}
 	ts[0], fs[0] = t, v
-	p.n[pos]++
+	p.blk[pos].n++
 	return pos, k + 1, halved
 }
 
@@ -345,8 +362,8 @@ func (p *blockProfile) splitBlock(pos int) {
 	nb := p.base(pos + 1)
 	copy(p.t[nb:nb+h], p.t[b+h:b+blkCap])
 	copy(p.f[nb:nb+h], p.f[b+h:b+blkCap])
-	p.n[pos], p.n[pos+1] = h, h
-	p.add[pos+1] = p.add[pos]
+	p.blk[pos].n, p.blk[pos+1].n = h, h
+	p.blk[pos+1].add = p.blk[pos].add
 	p.refresh(pos)
 	p.refresh(pos + 1)
 }
@@ -354,12 +371,12 @@ func (p *blockProfile) splitBlock(pos int) {
 // refresh recomputes the block at pos's smallest and largest value.
 // Between refreshes lo and hi are only bounds: lo ≤ every value ≤ hi.
 func (p *blockProfile) refresh(pos int) {
-	b, n := p.base(pos), int(p.n[pos])
+	b, n := p.base(pos), int(p.blk[pos].n)
 	lo, hi := p.f[b], p.f[b]
 	for _, v := range p.f[b+1 : b+n] {
 		lo, hi = min(lo, v), max(hi, v)
 	}
-	p.lo[pos], p.hi[pos] = lo, hi
+	p.blk[pos].lo, p.blk[pos].hi = lo, hi
 }
 
 // reserve takes procs processors over [from, to); from is at or after the
@@ -372,7 +389,7 @@ func (p *blockProfile) reserve(from, to float64, procs int) {
 		p.resFrom = from
 	}
 	pa, ka := p.hitPos, p.hitK
-	if pa >= len(p.ord) || ka >= int(p.n[pa]) {
+	if pa >= len(p.blk) || ka >= int(p.blk[pa].n) {
 		pa, ka = p.split(from)
 	} else if at := p.t[p.base(pa)+ka]; at < from {
 		// A step before from: walk on from it.
@@ -389,9 +406,9 @@ func (p *blockProfile) reserve(from, to float64, procs int) {
 		p.addRange(pa, ka, kb, -procs)
 		return
 	}
-	p.addRange(pa, ka, int(p.n[pa]), -procs)
+	p.addRange(pa, ka, int(p.blk[pa].n), -procs)
 	for pos := pa + 1; pos < pb; pos++ {
-		p.add[pos] -= procs
+		p.blk[pos].add -= procs
 	}
 	p.addRange(pb, 0, kb, -procs)
 }
@@ -401,9 +418,9 @@ func (p *blockProfile) addRange(pos, i, j, d int) {
 	if i >= j {
 		return
 	}
-	n := int(p.n[pos])
+	n := int(p.blk[pos].n)
 	if i == 0 && j == n {
-		p.add[pos] += d
+		p.blk[pos].add += d
 		return
 	}
 	// The steps are shifted by shiftUp or shiftDown, inlined here, by
@@ -412,7 +429,7 @@ func (p *blockProfile) addRange(pos, i, j, d int) {
 	if 2*(j-i) > n {
 		// Most of the block changes: add d to the whole block through its
 		// addend and take it back from the steps outside [i, j).
-		p.add[pos] += d
+		p.blk[pos].add += d
 		if d < 0 {
 			if i > 0 { // a reservation's first or last block is mostly one of these
 				p.shiftUp(pos, 0, i, -d)
@@ -443,24 +460,24 @@ func (p *blockProfile) addRange(pos, i, j, d int) {
 // whole block).
 func (p *blockProfile) shiftUp(pos, i, j, d int) {
 	fs := p.f[p.base(pos)+i:][:j-i]
-	hi := p.hi[pos]
+	hi := p.blk[pos].hi
 	for x, v := range fs {
 		fs[x] = v + d
 		hi = max(hi, v+d)
 	}
-	p.hi[pos] = hi
+	p.blk[pos].hi = hi
 }
 
 // shiftDown adds d ≤ 0 to f over steps [i, j) of the block at pos, as
 // shiftUp with lo following the new values (nextFit tightens hi).
 func (p *blockProfile) shiftDown(pos, i, j, d int) {
 	fs := p.f[p.base(pos)+i:][:j-i]
-	lo := p.lo[pos]
+	lo := p.blk[pos].lo
 	for x, v := range fs {
 		fs[x] = v + d
 		lo = min(lo, v+d)
 	}
-	p.lo[pos] = lo
+	p.blk[pos].lo = lo
 }
 
 // advance drops the steps before the one in force at now and moves that
@@ -470,22 +487,19 @@ func (p *blockProfile) advance(now float64) {
 	p.resFrom = math.Inf(-1)
 	pos, k := p.locate(now)
 	if pos > 0 {
-		p.spare = append(p.spare, p.ord[:pos]...)
-		p.ord = append(p.ord[:0], p.ord[pos:]...)
-		p.first = append(p.first[:0], p.first[pos:]...)
-		p.n = append(p.n[:0], p.n[pos:]...)
-		p.add = append(p.add[:0], p.add[pos:]...)
-		p.lo = append(p.lo[:0], p.lo[pos:]...)
-		p.hi = append(p.hi[:0], p.hi[pos:]...)
+		for i := range pos {
+			p.spare = append(p.spare, p.blk[i].id)
+		}
+		p.blk = append(p.blk[:0], p.blk[pos:]...)
 	}
-	b, n := p.base(0), int(p.n[0])
+	b, n := p.base(0), int(p.blk[0].n)
 	if k > 0 {
 		copy(p.t[b:b+n-k], p.t[b+k:b+n])
 		copy(p.f[b:b+n-k], p.f[b+k:b+n])
-		p.n[0] = int32(n - k)
+		p.blk[0].n = int32(n - k)
 		p.refresh(0)
 	}
-	p.t[b], p.first[0] = now, now
+	p.t[b], p.blk[0].first = now, now
 }
 
 // earliest returns the earliest step start at or after the step in force
@@ -497,7 +511,7 @@ func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
 	// whole says the search rules out every start from the first step
 	// (with its certificate, if recorded): it is then remembered for
 	// later searches (searchmemo.go).
-	cf, whole, cost := len(p.segs), !(lb > p.first[0]), 0
+	cf, whole, cost := len(p.segs), !(lb > p.blk[0].first), 0
 	if p.ruled.n == 0 {
 		// Nothing to bound this search by.
 	} else if m, ok := p.ruled.bound(procs, dur, lb, p.rec); ok {
@@ -522,7 +536,7 @@ func (p *blockProfile) earliest(procs int, dur, lb float64) (float64, int) {
 	}
 	// Answers that took few candidates are not worth the memo's upkeep
 	// (nor copying their certificates).
-	if cost += its; whole && cost >= memoMinCost && t > p.first[0] && !math.IsInf(t, 1) {
+	if cost += its; whole && cost >= memoMinCost && t > p.blk[0].first && !math.IsInf(t, 1) {
 		p.ruled.put(procs, dur, t, cf, len(p.segs), cost, p.rec)
 	}
 	return t, low
@@ -547,7 +561,7 @@ func sortSearchEnd(cert []certIv, t float64) int {
 // candidate starts it tried.
 func (p *blockProfile) search(procs int, dur, lb float64) (float64, int, int) {
 	pos, k := p.hitPos, p.hitK // lb is often the last start found (step times are distinct)
-	if pos >= len(p.ord) || k >= int(p.n[pos]) || p.t[p.base(pos)+k] != lb {
+	if pos >= len(p.blk) || k >= int(p.blk[pos].n) || p.t[p.base(pos)+k] != lb {
 		pos, k = p.locate(lb)
 	}
 	for its := 1; ; its++ {
@@ -571,9 +585,9 @@ func (p *blockProfile) search(procs int, dur, lb float64) (float64, int, int) {
 		}
 		// Step m is too full; no start before it can work.
 		pos, k = mpos, mk+1
-		if k == int(p.n[pos]) {
+		if k == int(p.blk[pos].n) {
 			pos, k = pos+1, 0
-			if pos == len(p.ord) {
+			if pos == len(p.blk) {
 				return math.Inf(1), 0, its
 			}
 		}
@@ -583,13 +597,14 @@ func (p *blockProfile) search(procs int, dur, lb float64) (float64, int, int) {
 // nextFit returns the first step at or after (pos, k) with at least procs
 // free processors, or -1.
 func (p *blockProfile) nextFit(pos, k, procs int) (int, int) {
-	for ; pos < len(p.ord); pos, k = pos+1, 0 {
-		need := procs - p.add[pos]
-		if p.hi[pos] < need {
+	for ; pos < len(p.blk); pos, k = pos+1, 0 {
+		m := &p.blk[pos]
+		need := procs - m.add
+		if m.hi < need {
 			continue
 		}
-		b := p.base(pos)
-		fs := p.f[b : b+int(p.n[pos])]
+		b := int(m.id) * blkCap
+		fs := p.f[b : b+int(m.n)]
 		if k > 0 {
 			for ; k < len(fs); k++ {
 				if fs[k] >= need {
@@ -605,7 +620,7 @@ func (p *blockProfile) nextFit(pos, k, procs int) (int, int) {
 			}
 			hi = max(hi, v)
 		}
-		p.hi[pos] = hi // the whole block was read: tighten its bound
+		m.hi = hi // the whole block was read: tighten its bound
 	}
 	return -1, 0
 }
@@ -615,14 +630,15 @@ func (p *blockProfile) nextFit(pos, k, procs int) (int, int) {
 // block skipped whole, the largest value of the steps read otherwise,
 // in the same pass over them.
 func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
-	for ; pos < len(p.ord); pos, k = pos+1, 0 {
-		a := p.add[pos]
-		need, b, n := procs-a, p.base(pos), int(p.n[pos])
+	for ; pos < len(p.blk); pos, k = pos+1, 0 {
+		m := &p.blk[pos]
+		a := m.add
+		need, b, n := procs-a, int(m.id)*blkCap, int(m.n)
 		if k >= n {
 			continue // no step left in the block
 		}
-		if p.hi[pos] < need {
-			hi := p.hi[pos]
+		if m.hi < need {
+			hi := m.hi
 			if k > 0 {
 				hi = math.MinInt
 				for _, v := range p.f[b+k : b+n] {
@@ -645,7 +661,7 @@ func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
 			hi = max(hi, v)
 		}
 		if k0 == 0 {
-			p.hi[pos] = hi // the whole block was read: tighten its bound
+			m.hi = hi // the whole block was read: tighten its bound
 		}
 		p.cert = append(p.cert, certIv{x: p.t[b+k0], y: p.blockEnd(pos), def: int32(procs - (hi + a)), pass: p.certPass})
 	}
@@ -656,8 +672,8 @@ func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
 // first step, or +Inf for the last block. (nextFitRec reads it only for
 // the parts that reach it, not on its way to the step it returns.)
 func (p *blockProfile) blockEnd(pos int) float64 {
-	if pos+1 < len(p.first) {
-		return p.first[pos+1]
+	if pos+1 < len(p.blk) {
+		return p.blk[pos+1].first
 	}
 	return math.Inf(1)
 }
@@ -668,20 +684,21 @@ func (p *blockProfile) blockEnd(pos int) float64 {
 func (p *blockProfile) nextBlock(pos, k, procs int, end float64) (int, int, int) {
 	low := p.value(pos, k)
 	k++
-	for ; pos < len(p.ord); pos, k = pos+1, 0 {
-		b, n := p.base(pos), int(p.n[pos])
+	for ; pos < len(p.blk); pos, k = pos+1, 0 {
+		bm := &p.blk[pos]
+		b, n := int(bm.id)*blkCap, int(bm.n)
 		if k >= n {
 			continue
 		}
 		if p.t[b+k] >= end {
 			break
 		}
-		a := p.add[pos]
-		if p.lo[pos]+a >= procs {
-			low = min(low, p.lo[pos]+a)
+		a := bm.add
+		if bm.lo+a >= procs {
+			low = min(low, bm.lo+a)
 			continue
 		}
-		if pos+1 < len(p.ord) && p.first[pos+1] <= end {
+		if pos+1 < len(p.blk) && p.blk[pos+1].first <= end {
 			// Every step of the block starts before end: no time checks.
 			need, m := procs-a, math.MaxInt
 			for j, v := range p.f[b+k : b+n] {
@@ -691,7 +708,7 @@ func (p *blockProfile) nextBlock(pos, k, procs int, end float64) (int, int, int)
 				m = min(m, v)
 			}
 			if k == 0 {
-				p.lo[pos] = m // the whole block was read: tighten its bound
+				bm.lo = m // the whole block was read: tighten its bound
 			}
 			low = min(low, m+a)
 			continue
@@ -715,11 +732,11 @@ func (p *blockProfile) nextBlock(pos, k, procs int, end float64) (int, int, int)
 // steps appends the profile's steps, in time order, to ts and fs (for
 // tests and checks).
 func (p *blockProfile) steps(ts []float64, fs []int) ([]float64, []int) {
-	for pos := range p.ord {
-		b, n := p.base(pos), int(p.n[pos])
+	for pos := range p.blk {
+		b, n := p.base(pos), int(p.blk[pos].n)
 		ts = append(ts, p.t[b:b+n]...)
 		for _, v := range p.f[b : b+n] {
-			fs = append(fs, v+p.add[pos])
+			fs = append(fs, v+p.blk[pos].add)
 		}
 	}
 	return ts, fs
@@ -729,7 +746,7 @@ func (p *blockProfile) steps(ts []float64, fs []int) ([]float64, []int) {
 // and in every later step that starts before end: whether a job could run
 // from the first step's time until end.
 func (p *blockProfile) fitsFirst(procs int, end float64) bool {
-	return p.fitsFrom(p.first[0], procs, end)
+	return p.fitsFrom(p.blk[0].first, procs, end)
 }
 
 // fitsFrom reports whether procs processors are free in the step in force
@@ -737,15 +754,15 @@ func (p *blockProfile) fitsFirst(procs int, end float64) bool {
 // could run from at until end. Blocks that fit whole are skipped.
 func (p *blockProfile) fitsFrom(at float64, procs int, end float64) bool {
 	pos0, k0 := p.locate(at)
-	for pos := pos0; pos < len(p.ord); pos++ {
-		if pos > pos0 && p.first[pos] >= end {
+	for pos := pos0; pos < len(p.blk); pos++ {
+		if pos > pos0 && p.blk[pos].first >= end {
 			return true
 		}
-		a := p.add[pos]
-		if p.lo[pos]+a >= procs {
+		a := p.blk[pos].add
+		if p.blk[pos].lo+a >= procs {
 			continue
 		}
-		b, n := p.base(pos), int(p.n[pos])
+		b, n := p.base(pos), int(p.blk[pos].n)
 		k := b
 		if pos == pos0 { // the step in force at at always counts
 			if k = b + k0; p.f[k]+a < procs {
@@ -777,7 +794,7 @@ type frontPt struct {
 // minimum of free processors from the first step decreases (the first
 // step always), and returns it.
 func (p *blockProfile) frontier(dst []frontPt) []frontPt {
-	return p.frontierFrom(p.first[0], dst)
+	return p.frontierFrom(p.blk[0].first, dst)
 }
 
 // frontierFrom is frontier from the step in force at at (which comes
@@ -786,12 +803,12 @@ func (p *blockProfile) frontier(dst []frontPt) []frontPt {
 func (p *blockProfile) frontierFrom(at float64, dst []frontPt) []frontPt {
 	pos0, k0 := p.locate(at)
 	m := math.MaxInt
-	for pos := pos0; pos < len(p.ord); pos++ {
-		a := p.add[pos]
-		if p.lo[pos]+a >= m {
+	for pos := pos0; pos < len(p.blk); pos++ {
+		a := p.blk[pos].add
+		if p.blk[pos].lo+a >= m {
 			continue
 		}
-		b, n := p.base(pos), int(p.n[pos])
+		b, n := p.base(pos), int(p.blk[pos].n)
 		k := b
 		if pos == pos0 {
 			k = b + k0

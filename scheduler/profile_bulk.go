@@ -101,9 +101,9 @@ func (p *blockProfile) buildWith(now float64, free int, runs *runList, res []res
 				case at == lastT:
 					p.f[b+n-1] = last
 				case n >= blkFill:
-					p.n[pos] = int32(n)
+					p.blk[pos].n = int32(n)
 					p.refresh(pos)
-					p.appendBlock(len(p.ord), at, last)
+					p.appendBlock(len(p.blk), at, last)
 					pos, b, n = pos+1, p.base(pos+1), 1
 				default:
 					p.t[b+n], p.f[b+n] = at, last
@@ -124,9 +124,9 @@ func (p *blockProfile) buildWith(now float64, free int, runs *runList, res []res
 				last += eds[k]
 				if next != lastT {
 					if n >= blkFill {
-						p.n[pos] = int32(n)
+						p.blk[pos].n = int32(n)
 						p.refresh(pos)
-						p.appendBlock(len(p.ord), next, last)
+						p.appendBlock(len(p.blk), next, last)
 						pos, b, n = pos+1, p.base(pos+1), 1
 					} else {
 						p.t[b+n], p.f[b+n] = next, last
@@ -147,9 +147,9 @@ func (p *blockProfile) buildWith(now float64, free int, runs *runList, res []res
 			case at == lastT:
 				p.f[b+n-1] = last
 			case n >= blkFill:
-				p.n[pos] = int32(n)
+				p.blk[pos].n = int32(n)
 				p.refresh(pos)
-				p.appendBlock(len(p.ord), at, last)
+				p.appendBlock(len(p.blk), at, last)
 				pos, b, n = pos+1, p.base(pos+1), 1
 			default:
 				p.t[b+n], p.f[b+n] = at, last
@@ -165,9 +165,9 @@ func (p *blockProfile) buildWith(now float64, free int, runs *runList, res []res
 		case at == lastT:
 			p.f[b+n-1] = last
 		case n >= blkFill:
-			p.n[pos] = int32(n)
+			p.blk[pos].n = int32(n)
 			p.refresh(pos)
-			p.appendBlock(len(p.ord), at, last)
+			p.appendBlock(len(p.blk), at, last)
 			pos, b, n = pos+1, p.base(pos+1), 1
 		default:
 			p.t[b+n], p.f[b+n] = at, last
@@ -175,6 +175,6 @@ func (p *blockProfile) buildWith(now float64, free int, runs *runList, res []res
 		}
 		lastT = at
 	}
-	p.n[pos] = int32(n)
+	p.blk[pos].n = int32(n)
 	p.refresh(pos)
 }

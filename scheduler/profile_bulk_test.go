@@ -67,13 +67,13 @@ func TestBuildWithMatchesReserves(t *testing.T) {
 		if !slices.Equal(gt, wt) || !slices.Equal(gf, wf) {
 			t.Fatalf("seed %d: steps\n%v %v\nwant\n%v %v", seed, gt, gf, wt, wf)
 		}
-		for pos := range got.ord {
-			b, n := got.base(pos), int(got.n[pos])
+		for pos := range got.blk {
+			b, n := got.base(pos), int(got.blk[pos].n)
 			fs := got.f[b : b+n]
-			if n < 1 || n > blkCap || got.first[pos] != got.t[b] || got.add[pos] != 0 ||
-				got.lo[pos] != slices.Min(fs) || got.hi[pos] != slices.Max(fs) {
+			if n < 1 || n > blkCap || got.blk[pos].first != got.t[b] || got.blk[pos].add != 0 ||
+				got.blk[pos].lo != slices.Min(fs) || got.blk[pos].hi != slices.Max(fs) {
 				t.Fatalf("seed %d: block %d: %d steps, first %v (step %v), add %d, bounds [%d, %d] of %v",
-					seed, pos, n, got.first[pos], got.t[b], got.add[pos], got.lo[pos], got.hi[pos], fs)
+					seed, pos, n, got.blk[pos].first, got.t[b], got.blk[pos].add, got.blk[pos].lo, got.blk[pos].hi, fs)
 			}
 		}
 		ref.t, ref.free = append(ref.t[:0], wt...), append(ref.free[:0], wf...)

@@ -56,8 +56,8 @@ func TestLastLEMatchesScan(t *testing.T) {
 		a := rng.Float64() * 9000
 		p.reserve(a, a+rng.Float64()*500, 1+rng.Intn(3))
 	}
-	for pos := range p.ord {
-		b, n := p.base(pos), int(p.n[pos])
+	for pos := range p.blk {
+		b, n := p.base(pos), int(p.blk[pos].n)
 		blk := (*[blkCap]float64)(p.t[b : b+blkCap])
 		for k := 0; k < n; k++ {
 			for _, q := range []float64{blk[k], blk[k] + 0.5} {

@@ -222,15 +222,15 @@ func sameSteps(t *testing.T, seed, op int, ref *refProfile, bp *blockProfile, ts
 			}
 		}
 	}
-	for pos := range bp.ord { // lo and hi bound every value
-		b, n := bp.base(pos), int(bp.n[pos])
+	for pos := range bp.blk { // lo and hi bound every value
+		b, n := bp.base(pos), int(bp.blk[pos].n)
 		for _, v := range bp.f[b : b+n] {
-			if v < bp.lo[pos] || v > bp.hi[pos] {
-				t.Fatalf("seed %d op %d: block %d value %d outside [%d, %d]", seed, op, pos, v, bp.lo[pos], bp.hi[pos])
+			if v < bp.blk[pos].lo || v > bp.blk[pos].hi {
+				t.Fatalf("seed %d op %d: block %d value %d outside [%d, %d]", seed, op, pos, v, bp.blk[pos].lo, bp.blk[pos].hi)
 			}
 		}
-		if bp.first[pos] != bp.t[b] {
-			t.Fatalf("seed %d op %d: block %d first %v, step %v", seed, op, pos, bp.first[pos], bp.t[b])
+		if bp.blk[pos].first != bp.t[b] {
+			t.Fatalf("seed %d op %d: block %d first %v, step %v", seed, op, pos, bp.blk[pos].first, bp.t[b])
 		}
 	}
 	return ts, fs

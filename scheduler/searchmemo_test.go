@@ -198,8 +198,8 @@ func TestNextFitRecMatchesSkip(t *testing.T) {
 					b.reserve(from, to, procs)
 				}
 			}
-			pos := r1.IntN(len(a.ord))
-			k := r1.IntN(int(a.n[pos]))
+			pos := r1.IntN(len(a.blk))
+			k := r1.IntN(int(a.blk[pos].n))
 			want := r1.IntN(total + 3)
 			a.cert, b.cert = a.cert[:0], b.cert[:0]
 			gp, gk := a.nextFitRec(pos, k, want)
@@ -207,7 +207,7 @@ func TestNextFitRecMatchesSkip(t *testing.T) {
 			if wp != pos || wk != k {
 				b.certSkip(pos, k, wp, wk, want)
 			}
-			if gp != wp || gk != wk || !slices.Equal(a.cert, b.cert) || !slices.Equal(a.hi, b.hi) {
+			if gp != wp || gk != wk || !slices.Equal(a.cert, b.cert) || !slices.Equal(a.blk, b.blk) {
 				t.Fatalf("seed %d op %d: from (%d, %d) for %d: nextFitRec (%d, %d) %v, nextFit and certSkip (%d, %d) %v",
 					seed, op, pos, k, want, gp, gk, a.cert, wp, wk, b.cert)
 			}
@@ -225,8 +225,8 @@ func TestNextFitRecMatchesSkip(t *testing.T) {
 // procs free processors: one part per block, with the block's bound for
 // a block skipped whole and the steps' largest value otherwise.
 func (p *blockProfile) certSkip(pa, ka, pb, kb, procs int) {
-	for pos, k := pa, ka; pos < len(p.ord) && (pb < 0 || pos <= pb); pos, k = pos+1, 0 {
-		n, b, a := int(p.n[pos]), p.base(pos), p.add[pos]
+	for pos, k := pa, ka; pos < len(p.blk) && (pb < 0 || pos <= pb); pos, k = pos+1, 0 {
+		n, b, a := int(p.blk[pos].n), p.base(pos), p.blk[pos].add
 		end := n
 		if pos == pb {
 			end = kb
@@ -238,10 +238,10 @@ func (p *blockProfile) certSkip(pa, ka, pb, kb, procs int) {
 		switch {
 		case end < n:
 			y = p.t[b+end]
-		case pos+1 < len(p.ord):
-			y = p.first[pos+1]
+		case pos+1 < len(p.blk):
+			y = p.blk[pos+1].first
 		}
-		hi := p.hi[pos] + a
+		hi := p.blk[pos].hi + a
 		if k > 0 || end < n {
 			hi = math.MinInt
 			for _, v := range p.f[b+k : b+end] {
