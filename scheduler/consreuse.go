@@ -54,12 +54,15 @@ import (
 // stay bounds for the next pass (a part may so stop blocking for good).
 //
 // It is used only where the profile is the processor-only one with
-// estimates known at enqueue, without node power saving, node loads or
-// partitions, while every job a pass starts gets the estimated end its
+// estimates known at enqueue, without node power saving or node loads,
+// while every job a pass starts gets the estimated end its
 // reservation used (checked at each start), the running list changes
 // between passes only by removals (read from the running list's change
 // log, runLog, through conservative's own cursor) and the free processors
-// are accounted for by them.
+// are accounted for by them. With partitions (partition.go) each
+// partition's conservative instance keeps its own groups: its wait queue,
+// running list (and so its change log and cursor) and free processors
+// are the partition's, bound in the engine's fields while it runs.
 
 // resGroup is one reservation of the profile: n jobs (not started) of
 // procs processors and estimate est from at, the jobs' slots ending at
@@ -125,7 +128,7 @@ type reuseState struct {
 // reuseEligible reports whether the engine's setup lets passes reuse.
 func (c *Conservative) reuseEligible(v *View) bool {
 	e := v.e
-	return c.fast && !c.full && v.estExact() && e.np == nil && e.parts == nil && e.nl == nil
+	return c.fast && !c.full && v.estExact() && e.np == nil && e.nl == nil
 }
 
 // startRecording begins the groups of a rebuilt profile.
