@@ -638,14 +638,14 @@ func (p *blockProfile) nextFitRec(pos, k, procs int) (int, int) {
 			continue // no step left in the block
 		}
 		if m.hi < need {
-			hi := m.hi
+			hi, x := m.hi, m.first // first is t[b]: no load of the block's times
 			if k > 0 {
-				hi = math.MinInt
+				hi, x = math.MinInt, p.t[b+k]
 				for _, v := range p.f[b+k : b+n] {
 					hi = max(hi, v)
 				}
 			}
-			p.cert = append(p.cert, certIv{x: p.t[b+k], y: p.blockEnd(pos), def: int32(procs - (hi + a)), pass: p.certPass})
+			p.cert = append(p.cert, certIv{x: x, y: p.blockEnd(pos), def: int32(procs - (hi + a)), pass: p.certPass})
 			continue
 		}
 		fs := p.f[b : b+n]
@@ -687,10 +687,14 @@ func (p *blockProfile) nextBlock(pos, k, procs int, end float64) (int, int, int)
 	for ; pos < len(p.blk); pos, k = pos+1, 0 {
 		bm := &p.blk[pos]
 		b, n := int(bm.id)*blkCap, int(bm.n)
-		if k >= n {
-			continue
+		t0 := bm.first // t[b]: a block passed whole loads none of its steps
+		if k > 0 {
+			if k >= n {
+				continue
+			}
+			t0 = p.t[b+k]
 		}
-		if p.t[b+k] >= end {
+		if t0 >= end {
 			break
 		}
 		a := bm.add
