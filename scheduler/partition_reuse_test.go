@@ -1,7 +1,6 @@
 package scheduler
 
 import (
-	"context"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -85,14 +84,7 @@ func TestConservativeReuseWithPartitions(t *testing.T) {
 		t.Helper()
 		c := &collect{}
 		cfg.Policy, cfg.Recorder, cfg.Check = policy, c, true
-		e, err := New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := e.Run(context.Background(), &SliceSource{Jobs: jobs}); err != nil {
-			t.Fatal(err)
-		}
-		st := e.Stats()
+		st := runWith(t, cfg, jobs...).Stats()
 		if st.NViolations != 0 {
 			t.Fatalf("%s: violations: %v", policy, st.Violations)
 		}
