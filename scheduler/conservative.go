@@ -38,8 +38,9 @@ import (
 // straight from the wait queue's arrays (extendRun). A rebuild writes the
 // profile in one pass over the running list (blockProfile.build). Under a
 // limit the plain profile, which
-// also tracks headroom in floating point, is kept op for op, and only the
-// search-from-the-previous-start shortcut is used.
+// also tracks headroom in floating point, is kept op for op; it uses the
+// search-from-the-previous-start shortcut and the early end of a pass
+// with its deferrals (below; conspower.go), not reuse.
 //
 // Where processors and estimates come from the wait queue (keyed passes)
 // a pass also ends early: at each new group of the queue it finds the last
@@ -81,7 +82,9 @@ type Conservative struct {
 	seen  classCache // same-class search starts beyond consecutive runs
 	def   deferred   // reservations a pass left for the next one
 	front []frontPt  // scratch: running minimum of the profile from now
-	suf   []int32    // scratch: suffix minimums of the wait queue's block bounds
+	// pfront is front on the power profile (conspower.go).
+	pfront powerFront
+	suf    []int32 // scratch: suffix minimums of the wait queue's block bounds
 	// roomPos is the queue position of the last candidate found to fit
 	// (lastCandidateAt; its window is bp.room).
 	roomPos int
@@ -160,17 +163,25 @@ func (c *Conservative) Schedule(v *View) {
 	// queue itself: no QueuedJob is filled for jobs that only get a
 	// reservation, which on a long queue is most of them.
 	keyed := c.fast && v.estExact()
+	// On the power profile a pass ends early too (powerEnd), where a
+	// deferred job's QueuedJob is the same at a later pass.
+	early := !c.full && (keyed || c.powerEnd(v))
 	// cand is the last queue position that may hold a job able to start
-	// now (keyed only; see mayStartNow), checked at each new group.
+	// now (see lastCandidate), checked at each new group.
 	cand, group := len(v.e.wq.slots)-1, -1
 	for i := v.Next(from, v.Total); i >= 0; i = v.Next(i+1, v.Total) {
 		if v.Free() < int(suf[i>>groupShift]) {
 			c.valid = false // later jobs keep no reservation in the profile
 			break
 		}
-		if keyed && !c.full && i>>groupShift != group {
+		if early && i>>groupShift != group {
 			group = i >> groupShift
-			if cand = c.lastCandidate(v, i, cand); cand < i {
+			if keyed {
+				cand = c.lastCandidate(v, i, cand)
+			} else {
+				cand = c.lastCandidatePower(v, i, cand)
+			}
+			if cand < i {
 				c.flush()
 				c.deferFrom(v, i, suf)
 				c.endPass(v, rebuilt)
@@ -599,12 +610,19 @@ func (c *Conservative) placeDeferred(v *View) bool {
 		if k+1 < len(segs) {
 			end = segs[k+1].pos
 		}
-		if k > 0 {
-			c.bp.advance(d.at)
-		}
 		c.run = classRun{}
 		c.seen.next()
 		c.now = d.at
+		if !c.fast {
+			if k > 0 {
+				c.p.advance(d.at)
+			}
+			c.placeDeferredPower(v, d.pos, end, d.at)
+			continue
+		}
+		if k > 0 {
+			c.bp.advance(d.at)
+		}
 		for i := v.Next(d.pos, v.Total); i >= 0 && i < end; i = v.Next(i+1, v.Total) {
 			t := c.placeFast(d.at, v.Procs(i), v.EstLow(i), 0)
 			v.Reserve(i, t)

@@ -101,6 +101,7 @@ type reuseState struct {
 	groups []resGroup
 	slots  []int32
 	free   int        // View.Free() at the end of the last pass
+	limits uint64     // the engine's limit changes at the end of the last pass
 	blocks int        // the profile's blocks at the end of the last rebuilt pass
 	d      []runEntry // scratch: D, (end, processors) with end > now
 	dEnd   float64    // the last end in d
@@ -149,6 +150,7 @@ func (c *Conservative) endPass(v *View, rebuilt bool) {
 		rs.blocks = len(c.bp.blk)
 	}
 	rs.free = v.Free()
+	rs.limits = v.e.limits
 	v.e.runs.consFollow(rs.rec)
 }
 
@@ -169,6 +171,13 @@ func (c *Conservative) endPass(v *View, rebuilt bool) {
 func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) {
 	rs, e := &c.rs, v.e
 	if c.noReuse || !rs.rec || !c.fast {
+		return 0, false, false
+	}
+	// The limit changed since the last pass (which set View.Changed): the
+	// queue's estimates may be those of the new limit (refreshLimitEst),
+	// not the recorded groups', and a limit now in force needs the
+	// profile that tracks headroom.
+	if v.e.limits != rs.limits {
 		return 0, false, false
 	}
 	// The list's changes since the last pass (which followed them, as

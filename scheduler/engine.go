@@ -230,7 +230,9 @@ type Engine struct {
 	allFinite bool
 	runs      runList // running (and booting) jobs by estimated end
 	startSeq  uint64
-	limitIdx  int
+	// limits counts limit changes (setLimit): a wait queue's estimates set
+	// by the limit (estByLimit) are those of the last one.
+	limits uint64
 
 	src      Source
 	next     workloads.Job

@@ -476,6 +476,7 @@ func (e *Engine) setLimit(w float64) {
 		e.lim.SetLimit(w)
 	}
 	e.dirty, e.changed = true, true
+	e.limits++
 	e.refreshLimitEst()
 }
 

@@ -325,11 +325,12 @@ func TestConservativeReuseKeepsScheduleTraces(t *testing.T) {
 
 // TestConservativeReuseWithGovernor is the same comparison under
 // governors that follow the running list's change log (dr's quick path;
-// DR-Scale's start order, with resizes updating entries in place). Their
-// estimates are not exact at enqueue, so conservative's passes do not
-// reuse, but each still restarts conservative's cursor of the log, which
-// must leave the governors' reads (checked against the list under Check)
-// as they were.
+// DR-Scale's start order, with resizes updating entries in place). dr's
+// estimates are set by the limit, so exact at enqueue: its passes reuse
+// between limits; DR-Scale's are not, so its passes do not reuse, but
+// each still restarts conservative's cursor of the log, which must leave
+// the governors' reads (checked against the list under Check) as they
+// were.
 func TestConservativeReuseWithGovernor(t *testing.T) {
 	scheduler.Policies["conservative-noreuse"] = scheduler.NewConservativeNoReuse
 	defer delete(scheduler.Policies, "conservative-noreuse")
@@ -373,6 +374,42 @@ func TestConservativeReuseWalk(t *testing.T) {
 		want, wst := jobsAndStats(t, s, "conservative-noreuse", tr)
 		if !bytes.Equal(got, want) || gst != wst {
 			t.Fatalf("pass %q: differs from rebuilding at every finish (stats %v, %v)", s.Pass, gst, wst)
+		}
+	}
+}
+
+// TestConservativeEarlyEndUnderLimit compares conservative with the same
+// policy placing every job at every pass under DR limits, where the
+// profile tracks power headroom and passes end early once no later job
+// can start now (conspower.go): random workloads under the dr and
+// uniform governors, in both overrun rules, both queue orders and both
+// pass modes, with limits low enough that most passes run under one.
+// jobs.csv and the engine's counters must not change; the comparison with
+// conservative-noreuse also covers reuse between limits (an estimate set
+// by the limit is exact at enqueue).
+func TestConservativeEarlyEndUnderLimit(t *testing.T) {
+	scheduler.Policies["conservative-full"] = scheduler.NewConservativeFull
+	scheduler.Policies["conservative-noreuse"] = scheduler.NewConservativeNoReuse
+	defer delete(scheduler.Policies, "conservative-full")
+	defer delete(scheduler.Policies, "conservative-noreuse")
+	specs := []sim.Spec{
+		{DVFS: "dr", DRRatio: 0.5, DRLimit: 0.6},
+		{DVFS: "dr", DRRatio: 0.3, Overrun: "extend", Order: "sef"},
+		{PowerCap: "dr", DRRatio: 0.5, DRLimit: 0.5, Pass: "event"},
+		{PowerCap: "uniform", DRRatio: 0.4, DRLimit: 0.7, Overrun: "extend"},
+	}
+	for seed := range 60 {
+		r := rand.New(rand.NewPCG(uint64(seed), 17))
+		tr := randomTrace(r, 300+r.IntN(500), 4+r.IntN(60))
+		for k, s := range specs {
+			s.Seed = uint64(seed + 1)
+			got, gst := jobsAndStats(t, s, "conservative", tr)
+			for _, ref := range []string{"conservative-full", "conservative-noreuse"} {
+				want, wst := jobsAndStats(t, s, ref, tr)
+				if !bytes.Equal(got, want) || gst != wst {
+					t.Fatalf("seed %d spec %d: differs from %s (stats %v, %v)", seed, k, ref, gst, wst)
+				}
+			}
 		}
 	}
 }
