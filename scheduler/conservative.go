@@ -558,8 +558,11 @@ func (c *Conservative) scanCutOff(v *View, i int, suf []int32) bool {
 // nothing. The test reads the profile from now, where the profile
 // advanced to now is the same.
 func (c *Conservative) extendDeferral(v *View) bool {
-	if !c.fast || c.full || !v.estExact() {
+	if c.full || !v.estExact() {
 		return false
+	}
+	if !c.fast {
+		return c.extendDeferralPower(v)
 	}
 	i := v.Next(v.NewFrom(), v.Total)
 	if i < 0 {

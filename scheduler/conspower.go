@@ -36,10 +36,15 @@ func (c *Conservative) powerEnd(v *View) bool {
 
 // lastCandidatePower is lastCandidate on the power profile: the last
 // queue position from i to cand whose job may start now, i-1 if none.
-// cand itself is checked on the profile directly; if it fails, the
-// running minimums of processors and headroom from now (c.pfront) answer
-// for the positions below it.
 func (c *Conservative) lastCandidatePower(v *View, i, cand int) int {
+	return c.lastCandidatePowerAt(v, i, cand, v.Now)
+}
+
+// lastCandidatePowerAt is lastCandidatePower for starts at at (≥ the
+// profile's first step). cand itself is checked on the profile directly;
+// if it fails, the running minimums of processors and headroom from at
+// (c.pfront) answer for the positions below it.
+func (c *Conservative) lastCandidatePowerAt(v *View, i, cand int, at float64) int {
 	w := &v.e.wq
 	mp := int32(min(v.Total, math.MaxInt32-1))
 	p := &c.p
@@ -51,27 +56,39 @@ func (c *Conservative) lastCandidatePower(v *View, i, cand int) int {
 	if cand < i {
 		return cand
 	}
-	if p.fitsNow(int(w.procs[cand]), w.pw[cand], w.est[cand]) {
+	k0 := p.stepAt(at)
+	if p.fitsFrom(k0, at, int(w.procs[cand]), w.pw[cand], w.est[cand]) {
 		return cand
 	}
-	f := c.pfront.build(p)
+	f := c.pfront.build(p, k0)
 	for cand--; cand >= i; cand-- {
-		if pr := w.procs[cand]; pr <= mp && f.fits(p.t[0], int(pr), w.pw[cand], w.est[cand]) {
+		if pr := w.procs[cand]; pr <= mp && f.fits(at, int(pr), w.pw[cand], w.est[cand]) {
 			return cand
 		}
 	}
 	return cand
 }
 
-// fitsNow reports whether procs processors and w watts are free on every
-// step of the profile that starts before its first step's time plus dur:
-// whether earliestFrom(procs, w, dur, t[0]) is t[0].
-func (p *profile) fitsNow(procs int, w, dur float64) bool {
-	end := p.t[0] + dur
-	if !p.fits(0, procs, w) {
+// stepAt returns the step in force at at (≥ the first step's time).
+func (p *profile) stepAt(at float64) int {
+	k, found := slices.BinarySearch(p.t, at)
+	if !found {
+		k = max(0, k-1)
+	}
+	return k
+}
+
+// fitsFrom reports whether procs processors and w watts are free on step
+// k0, in force at at, and on every later step that starts before at+dur:
+// whether earliestFrom(procs, w, dur, at) is at, for at a step's start or
+// the profile's first step's time (then the profile advanced to at has
+// the same steps from at).
+func (p *profile) fitsFrom(k0 int, at float64, procs int, w, dur float64) bool {
+	end := at + dur
+	if !p.fits(k0, procs, w) {
 		return false
 	}
-	for m := 1; m < len(p.t) && p.t[m] < end; m++ {
+	for m := k0 + 1; m < len(p.t) && p.t[m] < end; m++ {
 		if !p.fits(m, procs, w) {
 			return false
 		}
@@ -80,37 +97,81 @@ func (p *profile) fitsNow(procs int, w, dur float64) bool {
 }
 
 // powerFront is the running minimum of a power profile's free processors
-// and headroom from its first step: free[k] and room[k] are the minimums
-// over steps 0..k, t[k] step k's start.
+// and headroom from one of its steps: free[k] and room[k] are the
+// minimums over the steps from that one to the k-th after it, t[k] the
+// k-th's start (t[0] not read).
 type powerFront struct {
 	t    []float64
 	free []int
 	room []float64
 }
 
-// build makes f the running minimum of p and returns f.
-func (f *powerFront) build(p *profile) *powerFront {
-	n := len(p.t)
-	f.t = append(f.t[:0], p.t...)
+// build makes f the running minimum of p from step k0 and returns f.
+func (f *powerFront) build(p *profile, k0 int) *powerFront {
+	n := len(p.t) - k0
+	f.t = append(f.t[:0], p.t[k0:]...)
 	f.free = slices.Grow(f.free[:0], n)[:n]
 	f.room = slices.Grow(f.room[:0], n)[:n]
-	fr, rm := p.free[0], p.room[0]
+	fr, rm := p.free[k0], p.room[k0]
 	for k := range n {
-		fr = min(fr, p.free[k])
-		rm = min(rm, p.room[k]) // NaN stays NaN: powerOK fails on it, as on the step
+		fr = min(fr, p.free[k0+k])
+		rm = min(rm, p.room[k0+k]) // NaN stays NaN: powerOK fails on it, as on the step
 		f.free[k], f.room[k] = fr, rm
 	}
 	return f
 }
 
-// fits is profile.fitsNow read from the running minimums (at is the
-// profile's first step's time): the steps it checks are 0..k, k the last
-// step that starts before at+dur (step 0 always), and powerOK only grows
-// with the headroom, so all of them fit iff their minimums do.
+// fits is profile.fitsFrom read from the running minimums (at in force
+// on f's first step): the steps it checks are the first and those after
+// it that start before at+dur, and powerOK only grows with the headroom,
+// so all of them fit iff their minimums do.
 func (f *powerFront) fits(at float64, procs int, w, dur float64) bool {
-	k, _ := slices.BinarySearch(f.t, at+dur) // the first step at or after the end
-	k = max(k-1, 0)
+	k, _ := slices.BinarySearch(f.t[1:], at+dur) // the steps after the first that start before the end
 	return procs <= f.free[k] && powerOK(w, f.room[k])
+}
+
+// extendDeferralPower is extendDeferral on the power profile: an arrival
+// pass whose new jobs cannot start now even on the profile without the
+// deferred reservations defers them as one more segment. The deferred
+// reservations only take processors and power (each a start's lower
+// bound, ≥ 0, checked here), so without them the profile has at least
+// the room it would have with them.
+func (c *Conservative) extendDeferralPower(v *View) bool {
+	if !c.powerEnd(v) || !c.deferredTake(v) {
+		return false
+	}
+	i := v.Next(v.NewFrom(), v.Total)
+	if i < 0 {
+		// No new job: the pass would only have made the deferred
+		// reservations and advanced the profile, which the next one does.
+		c.endPass(v, false)
+		return true
+	}
+	suf := c.suffixFrom(&v.e.wq, i)
+	if v.Free() < int(suf[i>>groupShift]) {
+		return false
+	}
+	if c.lastCandidatePowerAt(v, i, len(v.e.wq.slots)-1, v.Now) >= i || c.scanCutOff(v, i, suf) {
+		return false
+	}
+	c.walkScan(v, i)
+	c.def.segs = append(c.def.segs, deferSeg{at: v.Now, pos: i, slot: v.e.wq.slots[i]})
+	c.endPass(v, false)
+	return true
+}
+
+// deferredTake reports whether no deferred job's reservation gives power
+// back: the power lower bounds (exact here, powerEnd) of the live queue
+// entries before the jobs queued since are ≥ 0. (All of them: the queue
+// may have been compacted since the segments were recorded.)
+func (c *Conservative) deferredTake(v *View) bool {
+	w := &v.e.wq
+	for k := range min(v.NewFrom(), len(w.slots)) {
+		if w.slots[k] >= 0 && !(w.pw[k] >= 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // placeDeferredPower places the live queue entries from position pos up
