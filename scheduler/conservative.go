@@ -82,8 +82,10 @@ type Conservative struct {
 	seen  classCache // same-class search starts beyond consecutive runs
 	def   deferred   // reservations a pass left for the next one
 	front []frontPt  // scratch: running minimum of the profile from now
-	// pfront is front on the power profile (conspower.go).
+	// pfront is front on the power profile, pm its search memo
+	// (conspower.go).
 	pfront powerFront
+	pm     powerMemo
 	suf    []int32 // scratch: suffix minimums of the wait queue's block bounds
 	// roomPos is the queue position of the last candidate found to fit
 	// (lastCandidateAt; its window is bp.room).
@@ -133,6 +135,7 @@ func (c *Conservative) Schedule(v *View) {
 	c.now = v.Now
 	c.run = classRun{}
 	c.seen.next()
+	c.pm.reset()
 	rebuilt := false
 	// The wait queue's suffix bounds, taken before any walk of the queue
 	// in the pass (reuse walks it before placing).
@@ -615,6 +618,7 @@ func (c *Conservative) placeDeferred(v *View) bool {
 		}
 		c.run = classRun{}
 		c.seen.next()
+		c.pm.reset()
 		c.now = d.at
 		if !c.fast {
 			if k > 0 {
@@ -671,9 +675,20 @@ func (c *Conservative) place(now float64, q *QueuedJob) float64 {
 			lb = r.at
 		}
 	}
+	if !c.full {
+		lb = max(lb, c.pm.lower(q.Procs, q.Power, q.Est)) // conspower.go
+	}
 	t := c.p.earliestFrom(q.Procs, q.Power, q.Est, lb)
+	keep := !c.full
 	if !math.IsInf(t, 1) {
 		c.p.reserve(t, t+q.Est, q.Procs, q.Power)
+		if !(q.Power >= 0) { // the profile gained headroom: the memo's answers may move
+			c.pm.reset()
+			keep = false
+		}
+	}
+	if keep {
+		c.pm.put(q.Procs, q.Power, q.Est, t)
 	}
 	*r = classRun{ok: true, procs: q.Procs, est: q.Est, w: q.Power, at: t}
 	return t

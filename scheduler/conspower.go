@@ -186,3 +186,49 @@ func (c *Conservative) placeDeferredPower(v *View, pos, end int, at float64) {
 		v.Reserve(i, t)
 	}
 }
+
+// powerMemo remembers the answers of the last searches of a pass on the
+// power profile (at most powerMemoSize, the oldest replaced first). While
+// reservations only take processors and headroom, a search that found a
+// (procs, w, dur) job's earliest start at `at` ruled out every earlier
+// time: each window [x, x+dur) with x < at holds a step short of procs
+// processors or of w watts of headroom, and that step is still as short
+// later in the pass, and within the longer window of any job of at least
+// procs processors, w watts and dur seconds. So such a job's search can
+// start from at (earliestFrom's lb). A reservation that gives headroom
+// back (negative or NaN power) clears the memo, as does a new pass or
+// deferred segment. conservative-full leaves it out (tests compare).
+type powerMemo struct {
+	n, next int
+	e       [powerMemoSize]powerMemoEntry
+}
+
+const powerMemoSize = 16
+
+type powerMemoEntry struct {
+	procs  int
+	w, dur float64
+	at     float64
+}
+
+func (m *powerMemo) reset() { m.n, m.next = 0, 0 }
+
+// lower returns the latest remembered start of a search that a job of
+// procs processors, w watts and dur seconds dominates (−Inf: none).
+func (m *powerMemo) lower(procs int, w, dur float64) float64 {
+	lb := math.Inf(-1)
+	for i := range m.n {
+		e := &m.e[i]
+		if e.procs <= procs && e.w <= w && e.dur <= dur && e.at > lb {
+			lb = e.at
+		}
+	}
+	return lb
+}
+
+// put remembers a search's answer.
+func (m *powerMemo) put(procs int, w, dur, at float64) {
+	m.e[m.next] = powerMemoEntry{procs, w, dur, at}
+	m.next = (m.next + 1) % powerMemoSize
+	m.n = min(m.n+1, powerMemoSize)
+}
