@@ -556,16 +556,13 @@ func (c *Conservative) scanCutOff(v *View, i int, suf []int32) bool {
 // those reservations, advanced the profile and then deferred the new jobs
 // at its first check (Schedule's early end): it defers them as one more
 // segment instead and reports true. Otherwise (a new job may start, or
-// the pass would stop at the free-processor cutoff, or the profile is not
-// the processor-only one with keyed passes) it reports false and changes
-// nothing. The test reads the profile from now, where the profile
+// the pass would stop at the free-processor cutoff, or the pass could not
+// end early: neither keyed nor on a power profile that allows it,
+// powerDeferrable) it reports false and changes nothing. The test reads the profile from now, where the profile
 // advanced to now is the same.
 func (c *Conservative) extendDeferral(v *View) bool {
-	if c.full || !v.estExact() {
+	if c.full || !v.estExact() || !c.fast && !c.powerDeferrable(v) {
 		return false
-	}
-	if !c.fast {
-		return c.extendDeferralPower(v)
 	}
 	i := v.Next(v.NewFrom(), v.Total)
 	if i < 0 {
@@ -578,7 +575,13 @@ func (c *Conservative) extendDeferral(v *View) bool {
 	if v.Free() < int(suf[i>>groupShift]) {
 		return false
 	}
-	if c.lastCandidateAt(v, i, len(v.e.wq.slots)-1, v.Now) >= i || c.scanCutOff(v, i, suf) {
+	last := len(v.e.wq.slots) - 1
+	if c.fast {
+		last = c.lastCandidateAt(v, i, last, v.Now)
+	} else {
+		last = c.lastCandidatePowerAt(v, i, last, v.Now)
+	}
+	if last >= i || c.scanCutOff(v, i, suf) {
 		return false
 	}
 	c.walkScan(v, i)

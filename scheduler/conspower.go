@@ -130,34 +130,13 @@ func (f *powerFront) fits(at float64, procs int, w, dur float64) bool {
 	return procs <= f.free[k] && powerOK(w, f.room[k])
 }
 
-// extendDeferralPower is extendDeferral on the power profile: an arrival
-// pass whose new jobs cannot start now even on the profile without the
-// deferred reservations defers them as one more segment. The deferred
-// reservations only take processors and power (each a start's lower
-// bound, ≥ 0, checked here), so without them the profile has at least
-// the room it would have with them.
-func (c *Conservative) extendDeferralPower(v *View) bool {
-	if !c.powerEnd(v) || !c.deferredTake(v) {
-		return false
-	}
-	i := v.Next(v.NewFrom(), v.Total)
-	if i < 0 {
-		// No new job: the pass would only have made the deferred
-		// reservations and advanced the profile, which the next one does.
-		c.endPass(v, false)
-		return true
-	}
-	suf := c.suffixFrom(&v.e.wq, i)
-	if v.Free() < int(suf[i>>groupShift]) {
-		return false
-	}
-	if c.lastCandidatePowerAt(v, i, len(v.e.wq.slots)-1, v.Now) >= i || c.scanCutOff(v, i, suf) {
-		return false
-	}
-	c.walkScan(v, i)
-	c.def.segs = append(c.def.segs, deferSeg{at: v.Now, pos: i, slot: v.e.wq.slots[i]})
-	c.endPass(v, false)
-	return true
+// powerDeferrable reports whether an arrival pass on the power profile
+// may add its jobs to the deferral (extendDeferral): its passes end early
+// (powerEnd), and the deferred reservations only take processors and
+// power (deferredTake), so without them the profile has at least the
+// room it would have with them.
+func (c *Conservative) powerDeferrable(v *View) bool {
+	return c.powerEnd(v) && c.deferredTake(v)
 }
 
 // deferredTake reports whether no deferred job's reservation gives power
