@@ -175,24 +175,36 @@ func (e *Engine) estLow(j *job) float64 {
 	switch {
 	case !e.hasPower:
 		return j.est
-	case j.fixed >= 0 || e.govKind != govOther || e.estByLimit && e.parts == nil:
+	case j.fixed >= 0 || e.govKind != govOther || e.estByLimit:
 		return j.est * e.cfg.Apps[j.app].Levels[e.startLevel(j)].Scale
 	}
 	return j.est * e.minScale
 }
 
-// refreshLimitEst re-reads the wait queue's estimates after a limit change
-// when they depend on the limit (estByLimit), and rebuilds its bounds.
+// refreshLimitEst re-reads the wait queues' estimates after a limit
+// change when they depend on the limit (estByLimit), and rebuilds their
+// bounds: the bound one (e.wq) and, with partitions, every other
+// partition's.
 func (e *Engine) refreshLimitEst() {
-	if !e.estByLimit || e.parts != nil || !e.hasPower {
+	if !e.estByLimit || !e.hasPower {
 		return
 	}
-	for i, s := range e.wq.slots {
-		if s >= 0 {
-			e.wq.est[i] = e.estLow(&e.jobs[s])
+	e.refreshEst(&e.wq)
+	for p := range e.parts {
+		if p != e.cur {
+			e.refreshEst(&e.parts[p].wq)
 		}
 	}
-	e.wq.rebuild()
+}
+
+// refreshEst re-reads w's estimates (estLow) and rebuilds its bounds.
+func (e *Engine) refreshEst(w *waitQueue) {
+	for i, s := range w.slots {
+		if s >= 0 {
+			w.est[i] = e.estLow(&e.jobs[s])
+		}
+	}
+	w.rebuild()
 }
 
 func (e *Engine) startLevel(j *job) int {

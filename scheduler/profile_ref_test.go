@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 
 	"drsim/internal/sharedtest"
@@ -409,6 +410,41 @@ func TestConservativeEarlyEndUnderLimit(t *testing.T) {
 				if !bytes.Equal(got, want) || gst != wst {
 					t.Fatalf("seed %d spec %d: differs from %s (stats %v, %v)", seed, k, ref, gst, wst)
 				}
+			}
+		}
+	}
+}
+
+// TestConservativeEarlyEndUnderLimitParts is the comparison of
+// TestConservativeEarlyEndUnderLimit on a machine file with partitions
+// (CEA-Curie's first 6,000 jobs on examples/gpu/curie-hybrid.toml, which
+// overloads its 144 whole nodes): with partitions too, every wait queue's
+// estimates are re-read at a limit change, so limit-set estimates are
+// exact and passes under a limit end early.
+func TestConservativeEarlyEndUnderLimitParts(t *testing.T) {
+	scheduler.Policies["conservative-full"] = scheduler.NewConservativeFull
+	scheduler.Policies["conservative-noreuse"] = scheduler.NewConservativeNoReuse
+	defer delete(scheduler.Policies, "conservative-full")
+	defer delete(scheduler.Policies, "conservative-noreuse")
+	path := sharedtest.Path(t, "traces/CEA-Curie-2011-2.1-cln.swf.gz")
+	machine := filepath.Join("..", "examples", "gpu", "curie-hybrid.toml")
+	specs := []sim.Spec{
+		{GPUCap: "uniform", DRRatio: 0.25},
+		{GPUCap: "dr", DRRatio: 0.4, DRLimit: 0.6, Overrun: "extend"},
+		{PowerCap: "dr", DRRatio: 0.3, Pass: "event"},
+		{PowerCap: "uniform", DRRatio: 0.4, Order: "sef"},
+	}
+	for k, s := range specs {
+		s.Trace, s.Jobs, s.Machine = path, 6000, machine
+		tr, err := sim.Load(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, gst := jobsAndStats(t, s, "conservative", tr)
+		for _, ref := range []string{"conservative-full", "conservative-noreuse"} {
+			want, wst := jobsAndStats(t, s, ref, tr)
+			if !bytes.Equal(got, want) || gst != wst {
+				t.Fatalf("spec %d: differs from %s (stats %v, %v)", k, ref, gst, wst)
 			}
 		}
 	}

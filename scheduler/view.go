@@ -84,13 +84,13 @@ func (v *View) EstLow(i int) float64 { return v.e.wq.est[i] }
 // estExact reports whether EstLow(i) is exactly Job(i).Est for every
 // queued job and Job(i).Power is never NaN: no power model, or a static
 // governor (the start level is known at enqueue) or one whose start level
-// is set by the limit in force (estByLimit, without partitions: the
-// engine re-reads the estimates at every limit change), no node power
+// is set by the limit in force (estByLimit: the engine re-reads the
+// estimates at every limit change), no node power
 // saving (whose boot allowance adds to Est) and finite lowest-level
 // powers.
 func (v *View) estExact() bool {
 	e := v.e
-	return e.np == nil && (!e.hasPower || (e.govKind != govOther || e.estByLimit && e.parts == nil) && e.finitePower)
+	return e.np == nil && (!e.hasPower || (e.govKind != govOther || e.estByLimit) && e.finitePower)
 }
 
 // Procs returns Job(i).Procs without filling the entry.
