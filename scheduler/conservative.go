@@ -558,8 +558,8 @@ func (c *Conservative) scanCutOff(v *View, i int, suf []int32) bool {
 // segment instead and reports true. Otherwise (a new job may start, or
 // the pass would stop at the free-processor cutoff, or the pass could not
 // end early: neither keyed nor on a power profile that allows it,
-// powerDeferrable) it reports false and changes nothing. The test reads the profile from now, where the profile
-// advanced to now is the same.
+// powerDeferrable) it reports false and changes nothing. The test reads
+// the profile from now, where the profile advanced to now is the same.
 func (c *Conservative) extendDeferral(v *View) bool {
 	if c.full || !v.estExact() || !c.fast && !c.powerDeferrable(v) {
 		return false

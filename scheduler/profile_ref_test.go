@@ -404,13 +404,21 @@ func TestConservativeEarlyEndUnderLimit(t *testing.T) {
 		tr := randomTrace(r, 300+r.IntN(500), 4+r.IntN(60))
 		for k, s := range specs {
 			s.Seed = uint64(seed + 1)
-			got, gst := jobsAndStats(t, s, "conservative", tr)
-			for _, ref := range []string{"conservative-full", "conservative-noreuse"} {
-				want, wst := jobsAndStats(t, s, ref, tr)
-				if !bytes.Equal(got, want) || gst != wst {
-					t.Fatalf("seed %d spec %d: differs from %s (stats %v, %v)", seed, k, ref, gst, wst)
-				}
-			}
+			sameAsFullAndNoReuse(t, s, tr, fmt.Sprintf("seed %d spec %d", seed, k))
+		}
+	}
+}
+
+// sameAsFullAndNoReuse fails the test unless conservative gives the same
+// jobs.csv and engine counters as conservative-full and
+// conservative-noreuse (both registered by the caller) under s on tr.
+func sameAsFullAndNoReuse(t *testing.T, s sim.Spec, tr *workloads.Trace, what string) {
+	t.Helper()
+	got, gst := jobsAndStats(t, s, "conservative", tr)
+	for _, ref := range []string{"conservative-full", "conservative-noreuse"} {
+		want, wst := jobsAndStats(t, s, ref, tr)
+		if !bytes.Equal(got, want) || gst != wst {
+			t.Fatalf("%s: differs from %s (stats %v, %v)", what, ref, gst, wst)
 		}
 	}
 }
@@ -440,12 +448,6 @@ func TestConservativeEarlyEndUnderLimitParts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, gst := jobsAndStats(t, s, "conservative", tr)
-		for _, ref := range []string{"conservative-full", "conservative-noreuse"} {
-			want, wst := jobsAndStats(t, s, ref, tr)
-			if !bytes.Equal(got, want) || gst != wst {
-				t.Fatalf("spec %d: differs from %s (stats %v, %v)", k, ref, gst, wst)
-			}
-		}
+		sameAsFullAndNoReuse(t, s, tr, fmt.Sprintf("spec %d", k))
 	}
 }
