@@ -85,9 +85,8 @@ func (v *View) EstLow(i int) float64 { return v.e.wq.est[i] }
 // queued job and Job(i).Power is never NaN: no power model, or a static
 // governor (the start level is known at enqueue) or one whose start level
 // is set by the limit in force (estByLimit: the engine re-reads the
-// estimates at every limit change), no node power
-// saving (whose boot allowance adds to Est) and finite lowest-level
-// powers.
+// estimates at every limit change), no node power saving (whose boot
+// allowance adds to Est) and finite lowest-level powers.
 func (v *View) estExact() bool {
 	e := v.e
 	return e.np == nil && (!e.hasPower || (e.govKind != govOther || e.estByLimit) && e.finitePower)
