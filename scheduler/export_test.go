@@ -25,3 +25,8 @@ func newDR() Governor {
 	}
 	return NewDR()
 }
+
+// NewSlurmBackfillByRecord returns slurm-backfill reading every tested
+// job's processors and estimate from its record: the reference for the
+// wait queue's arrays (SlurmBackfill.job).
+func NewSlurmBackfillByRecord() Policy { return &SlurmBackfill{byRecord: true} }

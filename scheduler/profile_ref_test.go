@@ -451,3 +451,51 @@ func TestConservativeEarlyEndUnderLimitParts(t *testing.T) {
 		sameAsFullAndNoReuse(t, s, tr, fmt.Sprintf("spec %d", k))
 	}
 }
+
+// TestSlurmBackfillQueueArrays: slurm-backfill reads a tested job's
+// processors and estimate from the wait queue's arrays wherever they are
+// exact, which includes governors whose start level the limit in force
+// sets (dr, uniform: the engine re-reads the estimates at every limit
+// change). Its schedule must be that of reading every job's record, on
+// random workloads under limits low enough that most passes run under
+// one, and on a machine file of whole-node partitions (CEA-Curie's first
+// 4,000 jobs on examples/gpu/curie-hybrid.toml).
+func TestSlurmBackfillQueueArrays(t *testing.T) {
+	scheduler.Policies["slurm-backfill-byrecord"] = scheduler.NewSlurmBackfillByRecord
+	defer delete(scheduler.Policies, "slurm-backfill-byrecord")
+	same := func(s sim.Spec, tr *workloads.Trace, what string) {
+		t.Helper()
+		got, gst := jobsAndStats(t, s, "slurm-backfill", tr)
+		want, wst := jobsAndStats(t, s, "slurm-backfill-byrecord", tr)
+		if !bytes.Equal(got, want) || gst != wst {
+			t.Fatalf("%s: differs from reading every record (stats %v, %v)", what, gst, wst)
+		}
+	}
+	specs := []sim.Spec{
+		{DVFS: "dr", DRRatio: 0.5, DRLimit: 0.6},
+		{DVFS: "dr", DRRatio: 0.3, Overrun: "extend", Order: "sef"},
+		{PowerCap: "dr", DRRatio: 0.5, DRLimit: 0.5, Pass: "event"},
+		{PowerCap: "uniform", DRRatio: 0.4, DRLimit: 0.7, Overrun: "extend"},
+	}
+	for seed := range 15 {
+		r := rand.New(rand.NewPCG(uint64(seed), 23))
+		tr := randomTrace(r, 300+r.IntN(500), 4+r.IntN(60))
+		for k, s := range specs {
+			s.Seed = uint64(seed + 1)
+			same(s, tr, fmt.Sprintf("seed %d spec %d", seed, k))
+		}
+	}
+	path := sharedtest.Path(t, "traces/CEA-Curie-2011-2.1-cln.swf.gz")
+	machine := filepath.Join("..", "examples", "gpu", "curie-hybrid.toml")
+	for k, s := range []sim.Spec{
+		{GPUCap: "dr", DRRatio: 0.4, DRLimit: 0.6},
+		{PowerCap: "uniform", DRRatio: 0.4},
+	} {
+		s.Trace, s.Jobs, s.Machine = path, 4000, machine
+		tr, err := sim.Load(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same(s, tr, fmt.Sprintf("curie-hybrid spec %d", k))
+	}
+}

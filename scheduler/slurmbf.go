@@ -56,6 +56,10 @@ type SlurmBackfill struct {
 	// exhaustive tests every job of the list, with no early end: the
 	// reference TestSlurmBackfillEarlyEnd compares against.
 	exhaustive bool
+	// byRecord reads every tested job's processors and estimate from its
+	// record (View.Job), never from the wait queue's arrays: the
+	// reference TestSlurmBackfillQueueArrays compares against.
+	byRecord bool
 }
 
 // slurmMain is the main scheduler's timing, shared by the partitions'
@@ -284,7 +288,7 @@ func (p *SlurmBackfill) backfill(v *View, ps *SlurmSched) {
 			break
 		}
 		i := int(tests[c].pos)
-		procs, est := bfJob(v, i)
+		procs, est := p.job(v, i)
 		dur := rnd.up(est)
 		var t float64
 		if ps.BfPartCountResv > 0 && reserved >= ps.BfPartCountResv {
@@ -316,13 +320,14 @@ type bfTest struct {
 	pos, procs int32
 }
 
-// bfJob returns waiting job i's processors and estimate (View.Job's Procs
+// job returns waiting job i's processors and estimate (View.Job's Procs
 // and Est), from the queue's own arrays when they hold exactly that (no
-// node power, and a start level known in advance: Engine.estLow), which
-// spares a pass that tests hundreds of jobs a visit to each job's record.
-func bfJob(v *View, i int) (procs int, est float64) {
+// node power, and a start level known in advance or set by the limit in
+// force: Engine.estLow), which spares a pass that tests hundreds of jobs
+// a visit to each job's record.
+func (p *SlurmBackfill) job(v *View, i int) (procs int, est float64) {
 	e := v.e
-	if e.np == nil && (!e.hasPower || e.govKind != govOther) {
+	if e.np == nil && (!e.hasPower || e.govKind != govOther || e.estByLimit) && !p.byRecord {
 		return int(e.wq.procs[i]), e.wq.est[i]
 	}
 	q := v.Job(i)

@@ -468,7 +468,7 @@ func (p *SlurmBackfill) backfillNodes(v *View, ps *SlurmSched) {
 	most := pl.most() // as in backfill: larger jobs are skipped, not tested
 	for i := v.Next(0, most); i >= 0 && tested < ps.BfMaxJobTest; i = v.Next(i+1, most) {
 		tested++
-		procs, est := bfJob(v, i)
+		procs, est := p.job(v, i)
 		dur := rnd.up(est)
 		slot := e.wq.slots[i]
 		if j := &e.jobs[slot]; pl.gres {
