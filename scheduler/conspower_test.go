@@ -1,6 +1,11 @@
 package scheduler
 
-import "testing"
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
 
 // A reservation of negative power (a job whose lowest level draws less
 // than the idle power its processors are counted at) gives headroom back,
@@ -35,6 +40,89 @@ func TestPowerMemoClearedByNegativePower(t *testing.T) {
 		// at 100, where 110 W are free until A's start at 1000.
 		if d := place(2, 100, 100); d != 100 {
 			t.Fatalf("full=%v: D starts at %v, want 100", full, d)
+		}
+	}
+}
+
+// roomNeed's answer r makes powerOK(w, x) the comparison x ≥ r: checked
+// at r and at the floats next to it, at random headrooms, and at the
+// special values, for powers of every scale and sign.
+func TestRoomNeed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	ws := []float64{0, 1e-9, -1e-9, 1e-300, -1e-300, 5e-324, 1, 250, 1e6, 1.7e308, -1.7e308, 2e-9, 0.5e-9}
+	for range 20000 {
+		ws = append(ws, (rng.Float64()-0.3)*math.Pow(10, float64(rng.IntN(24)-8)))
+	}
+	specials := []float64{math.Inf(1), math.Inf(-1), math.NaN(), 0, math.Copysign(0, -1), math.MaxFloat64, -math.MaxFloat64}
+	for _, w := range ws {
+		r, ok := roomNeed(w)
+		if !ok {
+			t.Fatalf("roomNeed(%v) found no answer", w)
+		}
+		xs := append([]float64{r, math.Nextafter(r, math.Inf(1)), math.Nextafter(r, math.Inf(-1)),
+			math.Nextafter(math.Nextafter(r, math.Inf(-1)), math.Inf(-1)), w, w * (1 + rng.Float64()*1e-11)}, specials...)
+		for range 20 {
+			xs = append(xs, r+(rng.Float64()-0.5)*math.Abs(r)*1e-10, (rng.Float64()-0.5)*1e7)
+		}
+		for _, x := range xs {
+			if got, want := x >= r, powerOK(w, x); got != want {
+				t.Fatalf("w=%v: need %v: %v ≥ need is %v, powerOK %v", w, r, x, got, want)
+			}
+		}
+	}
+	for _, w := range []float64{math.Inf(1), math.Inf(-1), math.NaN()} {
+		if _, ok := roomNeed(w); ok {
+			t.Fatalf("roomNeed(%v) answered", w)
+		}
+	}
+}
+
+// earliestFrom (the comparison with roomNeed's answer, and the reserve
+// hint it leaves) against earliestFromOK (powerOK at every step) and
+// split-based reservations, on random profiles built by release and
+// reservations of random, some negative, powers.
+func TestPowerProfileEarliest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 2))
+	for trial := range 300 {
+		var a, b profile
+		room := 100 + rng.Float64()*1000
+		a.reset(0, 64, room)
+		b.reset(0, 64, room)
+		at := 0.0
+		for range rng.IntN(40) {
+			at += float64(rng.IntN(50))
+			p, w := rng.IntN(8), rng.Float64()*200
+			a.release(at, p, w)
+			b.release(at, p, w)
+		}
+		for op := range 200 {
+			procs := 1 + rng.IntN(32)
+			w := (rng.Float64() - 0.1) * room / 2
+			switch op % 3 {
+			case 1:
+				// The most a step's headroom fits: its headroom is (all but
+				// always) that power's least one, the comparison's edge.
+				x := a.room[rng.IntN(len(a.room))]
+				w = x*(1+1e-12) + 1e-9
+			case 2:
+				w = room * float64(rng.IntN(3)) / 4
+			}
+			dur := float64(1 + rng.IntN(300))
+			lb := float64(rng.IntN(100))
+			lb = a.t[a.stepAt(lb)]
+			ta := a.earliestFrom(procs, w, dur, lb)
+			tb := b.earliestFromOK(procs, w, dur, lb)
+			if ta != tb {
+				t.Fatalf("trial %d op %d: earliestFrom %v, earliestFromOK %v", trial, op, ta, tb)
+			}
+			b.hint = false
+			if !math.IsInf(ta, 1) {
+				a.reserve(ta, ta+dur, procs, w)
+				b.reserve(tb, tb+dur, procs, w)
+			}
+			if !slices.Equal(a.t, b.t) || !slices.Equal(a.free, b.free) || !slices.Equal(a.room, b.room) {
+				t.Fatalf("trial %d op %d: the profiles differ after the reservation", trial, op)
+			}
 		}
 	}
 }
