@@ -169,6 +169,11 @@ func (c *Conservative) Schedule(v *View) {
 	// On the power profile a pass ends early too (powerEnd), where a
 	// deferred job's QueuedJob is the same at a later pass.
 	early := !c.full && (keyed || c.powerEnd(v))
+	// On the power profile, where the queue's arrays hold a job's
+	// processors, estimate and power exactly (powerEnd's conditions: the
+	// power is powerLow's, with no node-load allowance), they are read
+	// from there too (queueJob).
+	arrays := !keyed && c.queueExact(v)
 	// cand is the last queue position that may hold a job able to start
 	// now (see lastCandidate), checked at each new group.
 	cand, group := len(v.e.wq.slots)-1, -1
@@ -192,11 +197,14 @@ func (c *Conservative) Schedule(v *View) {
 			}
 		}
 		var t float64
-		if keyed {
+		switch {
+		case keyed:
 			t = c.placeFast(v.Now, v.Procs(i), v.EstLow(i), 0)
-		} else {
-			q := v.Job(i)
-			t = c.place(v.Now, q)
+		case arrays:
+			procs, est, pw := queueJob(v, i)
+			t = c.placeJob(v.Now, procs, est, pw)
+		default:
+			t = c.place(v.Now, v.Job(i))
 		}
 		if math.IsInf(t, 1) {
 			continue // deferred: does not fit under the current limit
@@ -665,36 +673,64 @@ func (c *Conservative) rebuild(v *View) {
 // in the pending run) and returns its start (+Inf: deferred, no
 // reservation).
 func (c *Conservative) place(now float64, q *QueuedJob) float64 {
+	return c.placeJob(now, q.Procs, q.Est, q.Power)
+}
+
+// placeJob is place for a job of procs processors, estimate est and
+// power w.
+func (c *Conservative) placeJob(now float64, procs int, est, w float64) float64 {
 	if c.fast {
-		return c.placeFast(now, q.Procs, q.Est, q.Power)
+		return c.placeFast(now, procs, est, w)
 	}
 	r := &c.run
 	lb := now
-	if r.ok && r.procs == q.Procs && r.est == q.Est && r.w == q.Power {
+	if r.ok && r.procs == procs && r.est == est && r.w == w {
 		if math.IsInf(r.at, 1) {
 			return r.at
 		}
-		if q.Power >= 0 { // a reservation that frees power may let later jobs start earlier
+		if w >= 0 { // a reservation that frees power may let later jobs start earlier
 			lb = r.at
 		}
 	}
 	if !c.full {
-		lb = max(lb, c.pm.lower(q.Procs, q.Power, q.Est)) // conspower.go
+		lb = max(lb, c.pm.lower(procs, w, est)) // conspower.go
 	}
-	t := c.p.earliestFrom(q.Procs, q.Power, q.Est, lb)
+	t := c.p.earliestFrom(procs, w, est, lb)
 	keep := !c.full
 	if !math.IsInf(t, 1) {
-		c.p.reserve(t, t+q.Est, q.Procs, q.Power)
-		if !(q.Power >= 0) { // the profile gained headroom: the memo's answers may move
+		c.p.reserve(t, t+est, procs, w)
+		if !(w >= 0) { // the profile gained headroom: the memo's answers may move
 			c.pm.reset()
 			keep = false
 		}
 	}
 	if keep {
-		c.pm.put(q.Procs, q.Power, q.Est, t)
+		c.pm.put(procs, w, est, t)
 	}
-	*r = classRun{ok: true, procs: q.Procs, est: q.Est, w: q.Power, at: t}
+	*r = classRun{ok: true, procs: procs, est: est, w: w, at: t}
 	return t
+}
+
+// queueExact reports whether the wait queue's arrays hold every queued
+// job's processors, estimate and power exactly as View.Job does, on the
+// power profile (powerEnd's conditions).
+func (c *Conservative) queueExact(v *View) bool {
+	return c.powerEnd(v)
+}
+
+// queueJob returns queued job i's processors, estimate and power from the
+// wait queue's arrays (queueExact). Under --check it compares them with
+// View.Job's (which also checks the queue's bounds).
+func queueJob(v *View, i int) (int, float64, float64) {
+	w := &v.e.wq
+	procs, est, pw := int(w.procs[i]), w.est[i], w.pw[i]
+	if v.e.cfg.Check {
+		if q := v.Job(i); q.Procs != procs || q.Est != est || q.Power != pw {
+			v.e.violate("queued job %d: the wait queue holds %d processors, estimate %v and power %v; its record %d, %v and %v",
+				v.e.jobs[w.slots[i]].id, procs, est, pw, q.Procs, q.Est, q.Power)
+		}
+	}
+	return procs, est, pw
 }
 
 // placeFast is place on the processor-only profile, where every power

@@ -157,8 +157,15 @@ func (c *Conservative) deferredTake(v *View) bool {
 // to end on the power profile from at, as the deferring pass's loop would
 // have (none of them could start at at).
 func (c *Conservative) placeDeferredPower(v *View, pos, end int, at float64) {
+	arrays := c.queueExact(v)
 	for i := v.Next(pos, v.Total); i >= 0 && i < end; i = v.Next(i+1, v.Total) {
-		t := c.place(at, v.Job(i))
+		var t float64
+		if arrays {
+			procs, est, pw := queueJob(v, i)
+			t = c.placeJob(at, procs, est, pw)
+		} else {
+			t = c.place(at, v.Job(i))
+		}
 		if math.IsInf(t, 1) {
 			continue // does not fit under the current limit
 		}
