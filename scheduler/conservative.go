@@ -908,12 +908,9 @@ func (p *profile) fits(k, procs int, w float64) bool {
 // which the stores of reserve might have changed).
 //
 // The power test is a comparison with the least headroom w fits in
-// (roomNeed), where there is one.
+// (roomNeed).
 func (p *profile) earliestFrom(procs int, w, dur, lb float64) float64 {
-	need, ok := roomNeed(w)
-	if !ok {
-		return p.earliestFromOK(procs, w, dur, lb)
-	}
+	need := roomNeed(w)
 	ts := p.t
 	fs, rs := p.free[:len(ts)], p.room[:len(ts)]
 	k, found := slices.BinarySearch(ts, lb)
@@ -939,39 +936,42 @@ func (p *profile) earliestFrom(procs int, w, dur, lb float64) float64 {
 	return math.Inf(1) // only when the power does not fit even on an empty machine
 }
 
-// roomNeed returns the least headroom r with powerOK(w, r), and true, for
-// a finite w: powerOK is monotone in r (a product with a positive
-// constant and a sum, each rounded to nearest, never decrease as r
-// grows), so for every r other than NaN powerOK(w, r) iff r ≥ the
-// answer, and a NaN r fails both. It starts from the exact inverse,
-// rounded, and steps by ulps to the least such r; where that takes more
-// than a few steps (near 0, where the 1e-9 W of tolerance absorbs many
-// ulps) it bisects the floats in order. For other w it reports false.
-func roomNeed(w float64) (float64, bool) {
-	if math.IsInf(w, 0) || w != w {
-		return 0, false
+// roomNeed returns the least headroom r with powerOK(w, r): powerOK is
+// monotone in r (a product with a positive constant and a sum, each
+// rounded to nearest, never decrease as r grows), so for every r other
+// than NaN powerOK(w, r) iff r ≥ the answer, and a NaN r fails both. For
+// a finite w it starts from the exact inverse, rounded, and steps by
+// ulps to the least such r; where that takes more than a few steps (near
+// 0, where the 1e-9 W of tolerance absorbs many ulps) it bisects the
+// floats in order, as for w = +Inf (which headrooms near the largest
+// float fit: their product overflows). w = -Inf fits every headroom but
+// NaN (-Inf), and a NaN w fits none: NaN, which no comparison passes.
+func roomNeed(w float64) float64 {
+	if math.IsInf(w, -1) || w != w {
+		return w
 	}
 	r := (w - 1e-9) / (1 + 1e-12)
 	if math.IsInf(r, 0) {
-		return roomNeedBisect(w), true
+		return roomNeedBisect(w)
 	}
 	for n := 0; ; n++ {
 		if n == 8 {
-			return roomNeedBisect(w), true
+			return roomNeedBisect(w)
 		}
 		if powerOK(w, r) {
 			if d := math.Nextafter(r, math.Inf(-1)); powerOK(w, d) {
 				r = d
 				continue
 			}
-			return r, true // r fits, the float below does not
+			return r // r fits, the float below does not
 		}
 		r = math.Nextafter(r, math.Inf(1))
 	}
 }
 
 // roomNeedBisect is roomNeed's answer found by bisection over the floats
-// in order (finite w: powerOK(w, -Inf) is false, powerOK(w, +Inf) true).
+// in order (w finite or +Inf: powerOK(w, -Inf) is false, powerOK(w, +Inf)
+// true).
 func roomNeedBisect(w float64) float64 {
 	lo, hi := floatKey(math.Inf(-1)), floatKey(math.Inf(1)) // fails, fits
 	for hi-lo > 1 {
@@ -1000,34 +1000,6 @@ func keyFloat(k uint64) float64 {
 		return math.Float64frombits(k &^ (1 << 63))
 	}
 	return math.Float64frombits(^k)
-}
-
-// earliestFromOK is earliestFrom testing powerOK at each step (w not
-// finite).
-func (p *profile) earliestFromOK(procs int, w, dur, lb float64) float64 {
-	ts := p.t
-	fs, rs := p.free[:len(ts)], p.room[:len(ts)]
-	k, found := slices.BinarySearch(ts, lb)
-	if !found {
-		k = max(0, k-1)
-	}
-	for k < len(ts) {
-		if !(fs[k] >= procs && powerOK(w, rs[k])) {
-			k++
-			continue
-		}
-		start, end := ts[k], ts[k]+dur
-		m := k + 1
-		for m < len(ts) && ts[m] < end && fs[m] >= procs && powerOK(w, rs[m]) {
-			m++
-		}
-		if m == len(ts) || ts[m] >= end {
-			p.hint, p.hk, p.hm, p.hEnd = true, k, m, end
-			return start
-		}
-		k = m + 1 // step m is too full; no start before it can work
-	}
-	return math.Inf(1) // only when the power does not fit even on an empty machine
 }
 
 // reserve takes procs processors and w watts over [from, to).

@@ -393,18 +393,28 @@ func TestConservativeEarlyEndUnderLimit(t *testing.T) {
 	scheduler.Policies["conservative-noreuse"] = scheduler.NewConservativeNoReuse
 	defer delete(scheduler.Policies, "conservative-full")
 	defer delete(scheduler.Policies, "conservative-noreuse")
+	underLimits(60, 17, func(s sim.Spec, tr *workloads.Trace, what string) {
+		sameAsFullAndNoReuse(t, s, tr, what)
+	})
+}
+
+// underLimits calls fn with each of n random workloads (seeds 0..n-1,
+// salted) under each of four governor specs (dr and uniform, both
+// overrun rules, both queue orders and both pass modes) whose limits are
+// low enough that most passes run under one.
+func underLimits(n int, salt uint64, fn func(s sim.Spec, tr *workloads.Trace, what string)) {
 	specs := []sim.Spec{
 		{DVFS: "dr", DRRatio: 0.5, DRLimit: 0.6},
 		{DVFS: "dr", DRRatio: 0.3, Overrun: "extend", Order: "sef"},
 		{PowerCap: "dr", DRRatio: 0.5, DRLimit: 0.5, Pass: "event"},
 		{PowerCap: "uniform", DRRatio: 0.4, DRLimit: 0.7, Overrun: "extend"},
 	}
-	for seed := range 60 {
-		r := rand.New(rand.NewPCG(uint64(seed), 17))
+	for seed := range n {
+		r := rand.New(rand.NewPCG(uint64(seed), salt))
 		tr := randomTrace(r, 300+r.IntN(500), 4+r.IntN(60))
 		for k, s := range specs {
 			s.Seed = uint64(seed + 1)
-			sameAsFullAndNoReuse(t, s, tr, fmt.Sprintf("seed %d spec %d", seed, k))
+			fn(s, tr, fmt.Sprintf("seed %d spec %d", seed, k))
 		}
 	}
 }
@@ -471,20 +481,7 @@ func TestSlurmBackfillQueueArrays(t *testing.T) {
 			t.Fatalf("%s: differs from reading every record (stats %v, %v)", what, gst, wst)
 		}
 	}
-	specs := []sim.Spec{
-		{DVFS: "dr", DRRatio: 0.5, DRLimit: 0.6},
-		{DVFS: "dr", DRRatio: 0.3, Overrun: "extend", Order: "sef"},
-		{PowerCap: "dr", DRRatio: 0.5, DRLimit: 0.5, Pass: "event"},
-		{PowerCap: "uniform", DRRatio: 0.4, DRLimit: 0.7, Overrun: "extend"},
-	}
-	for seed := range 15 {
-		r := rand.New(rand.NewPCG(uint64(seed), 23))
-		tr := randomTrace(r, 300+r.IntN(500), 4+r.IntN(60))
-		for k, s := range specs {
-			s.Seed = uint64(seed + 1)
-			same(s, tr, fmt.Sprintf("seed %d spec %d", seed, k))
-		}
-	}
+	underLimits(15, 23, same)
 	path := sharedtest.Path(t, "traces/CEA-Curie-2011-2.1-cln.swf.gz")
 	machine := filepath.Join("..", "examples", "gpu", "curie-hybrid.toml")
 	for k, s := range []sim.Spec{
