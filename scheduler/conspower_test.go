@@ -71,13 +71,14 @@ func TestRoomNeed(t *testing.T) {
 }
 
 // earliestFrom (the comparison with roomNeed's answer, and the reserve
-// hint it leaves) against earliestRef (powerOK at every step) and
-// split-based reservations, on random profiles built by release and
+// hint it leaves) against the frozen reference profile (refProfile,
+// profile_test.go: powerOK at every step, split-based reservations), on random profiles built by release and
 // reservations of random, some negative, powers.
 func TestPowerProfileEarliest(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 2))
 	for trial := range 300 {
-		var a, b profile
+		var a profile
+		var b refProfile
 		room := 100 + rng.Float64()*1000
 		a.reset(0, 64, room)
 		b.reset(0, 64, room)
@@ -103,12 +104,10 @@ func TestPowerProfileEarliest(t *testing.T) {
 				w = room * float64(rng.IntN(3)) / 4
 			}
 			dur := float64(1 + rng.IntN(300))
-			lb := float64(rng.IntN(100))
-			lb = a.t[a.stepAt(lb)]
-			ta := a.earliestFrom(procs, w, dur, lb)
-			tb := earliestRef(&b, procs, w, dur, lb)
+			ta := a.earliestFrom(procs, w, dur, a.t[0])
+			tb := b.earliest(procs, w, dur)
 			if ta != tb {
-				t.Fatalf("trial %d op %d: earliestFrom %v, earliestRef %v", trial, op, ta, tb)
+				t.Fatalf("trial %d op %d: earliestFrom %v, the reference %v", trial, op, ta, tb)
 			}
 			if !math.IsInf(ta, 1) {
 				a.reserve(ta, ta+dur, procs, w)
@@ -121,28 +120,6 @@ func TestPowerProfileEarliest(t *testing.T) {
 			}
 		}
 	}
-}
-
-// earliestRef is the power profile's search as it was written before
-// roomNeed and the reserve hint: powerOK at every step.
-func earliestRef(p *profile, procs int, w, dur, lb float64) float64 {
-	k := p.stepAt(lb)
-	for k < len(p.t) {
-		if !p.fits(k, procs, w) {
-			k++
-			continue
-		}
-		start, end := p.t[k], p.t[k]+dur
-		m := k + 1
-		for m < len(p.t) && p.t[m] < end && p.fits(m, procs, w) {
-			m++
-		}
-		if m == len(p.t) || p.t[m] >= end {
-			return start
-		}
-		k = m + 1
-	}
-	return math.Inf(1)
 }
 
 func mapSlice[T, U any](xs []T, f func(T) U) []U {
