@@ -104,11 +104,16 @@ type powerFront struct {
 	t    []float64
 	free []int
 	room []float64
+	// end and k are fits's last window end and the index it found for
+	// it (NaN: none since build): runs of identical jobs ask the same.
+	end float64
+	k   int
 }
 
 // build makes f the running minimum of p from step k0 and returns f.
 func (f *powerFront) build(p *profile, k0 int) *powerFront {
 	n := len(p.t) - k0
+	f.end = math.NaN()
 	f.t = append(f.t[:0], p.t[k0:]...)
 	f.free = slices.Grow(f.free[:0], n)[:n]
 	f.room = slices.Grow(f.room[:0], n)[:n]
@@ -126,8 +131,11 @@ func (f *powerFront) build(p *profile, k0 int) *powerFront {
 // it that start before at+dur, and powerOK only grows with the headroom,
 // so all of them fit iff their minimums do.
 func (f *powerFront) fits(at float64, procs int, w, dur float64) bool {
-	k, _ := slices.BinarySearch(f.t[1:], at+dur) // the steps after the first that start before the end
-	return procs <= f.free[k] && powerOK(w, f.room[k])
+	if end := at + dur; end != f.end {
+		f.end = end
+		f.k, _ = slices.BinarySearch(f.t[1:], end) // the steps after the first that start before the end
+	}
+	return procs <= f.free[f.k] && powerOK(w, f.room[f.k])
 }
 
 // powerDeferrable reports whether an arrival pass on the power profile
