@@ -173,7 +173,7 @@ func (c *Conservative) Schedule(v *View) {
 	// processors, estimate and power exactly (powerEnd's conditions: the
 	// power is powerLow's, with no node-load allowance), they are read
 	// from there too (queueJob).
-	arrays := !keyed && c.queueExact(v)
+	arrays := !keyed && c.powerEnd(v)
 	// cand is the last queue position that may hold a job able to start
 	// now (see lastCandidate), checked at each new group.
 	cand, group := len(v.e.wq.slots)-1, -1
@@ -711,16 +711,10 @@ func (c *Conservative) placeJob(now float64, procs int, est, w float64) float64 
 	return t
 }
 
-// queueExact reports whether the wait queue's arrays hold every queued
-// job's processors, estimate and power exactly as View.Job does, on the
-// power profile (powerEnd's conditions).
-func (c *Conservative) queueExact(v *View) bool {
-	return c.powerEnd(v)
-}
-
 // queueJob returns queued job i's processors, estimate and power from the
-// wait queue's arrays (queueExact). Under --check it compares them with
-// View.Job's (which also checks the queue's bounds).
+// wait queue's arrays, which hold them exactly as View.Job does under
+// powerEnd's conditions. Under --check it compares them with View.Job's
+// (which also checks the queue's bounds).
 func queueJob(v *View, i int) (int, float64, float64) {
 	w := &v.e.wq
 	procs, est, pw := int(w.procs[i]), w.est[i], w.pw[i]
@@ -1013,7 +1007,7 @@ func keyFloat(k uint64) float64 {
 // fewer a reservation.
 func (p *profile) reserve(from, to float64, procs int, w float64) {
 	var i, j int
-	if h := p.hint; h && to > from && to == p.hEnd && p.hk < len(p.t) && p.t[p.hk] == from {
+	if p.hint && to > from && to == p.hEnd && p.hk < len(p.t) && p.t[p.hk] == from {
 		i, j = p.hk, p.hm
 		if j == len(p.t) || p.t[j] != to {
 			p.insert(j, to)

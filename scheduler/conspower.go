@@ -165,7 +165,7 @@ func (c *Conservative) deferredTake(v *View) bool {
 // to end on the power profile from at, as the deferring pass's loop would
 // have (none of them could start at at).
 func (c *Conservative) placeDeferredPower(v *View, pos, end int, at float64) {
-	arrays := c.queueExact(v)
+	arrays := c.powerEnd(v) // the queue's arrays are exact (queueJob)
 	for i := v.Next(pos, v.Total); i >= 0 && i < end; i = v.Next(i+1, v.Total) {
 		var t float64
 		if arrays {
