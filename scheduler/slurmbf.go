@@ -321,13 +321,12 @@ type bfTest struct {
 }
 
 // job returns waiting job i's processors and estimate (View.Job's Procs
-// and Est), from the queue's own arrays when they hold exactly that (no
-// node power, and a start level known in advance or set by the limit in
-// force: Engine.estLow), which spares a pass that tests hundreds of jobs
-// a visit to each job's record.
+// and Est), from the queue's own arrays when they hold exactly that
+// (Engine.estKnown), which spares a pass that tests hundreds of jobs a
+// visit to each job's record.
 func (p *SlurmBackfill) job(v *View, i int) (procs int, est float64) {
 	e := v.e
-	if e.np == nil && (!e.hasPower || e.govKind != govOther || e.estByLimit) && !p.byRecord {
+	if e.estKnown() && !p.byRecord {
 		return int(e.wq.procs[i]), e.wq.est[i]
 	}
 	q := v.Job(i)

@@ -89,7 +89,15 @@ func (v *View) EstLow(i int) float64 { return v.e.wq.est[i] }
 // allowance adds to Est) and finite lowest-level powers.
 func (v *View) estExact() bool {
 	e := v.e
-	return e.np == nil && (!e.hasPower || (e.govKind != govOther || e.estByLimit) && e.finitePower)
+	return e.estKnown() && (!e.hasPower || e.finitePower)
+}
+
+// estKnown reports whether the wait queue's estimates are every queued
+// job's Est exactly (View.estExact without its test of the powers): no
+// node power saving, and no power model or a start level known in
+// advance or set by the limit in force.
+func (e *Engine) estKnown() bool {
+	return e.np == nil && (!e.hasPower || e.govKind != govOther || e.estByLimit)
 }
 
 // Procs returns Job(i).Procs without filling the entry.
