@@ -308,7 +308,14 @@ walk:
 		}
 		rs.atFrom = -1
 	}
-	if undo := len(rs.groups) - g; 2*undo > g+v.Running()/8 || len(p.blk) > 2*rs.blocks+8 {
+	// Rebuilding from the running jobs holds each at its estimated end,
+	// which is its reservation's end unless a start of this walk
+	// (startKept) got another (rs.rec is then false: node speeds). The
+	// rest of the pass must see the reservation, as a rebuilt pass that
+	// placed and started the job does: the kept profile holds it, so it
+	// is kept then. (Whole RICC under --node-speed-sd 0.05 met the case
+	// 7 times, CTC-SP2 once; no schedule changed.)
+	if undo := len(rs.groups) - g; rs.rec && (2*undo > g+v.Running()/8 || len(p.blk) > 2*rs.blocks+8) {
 		c.rebuildKept(v, g)
 		if !c.fast {
 			return 0, false, false
