@@ -213,8 +213,12 @@ func (c *Conservative) Schedule(v *View) {
 			if !v.Fits(i) {
 				c.valid = false // reserved now but not started: recompute next time
 				c.rs.rec = false
-			} else if est := v.EstLow(i); v.Start(i) != t+est && c.rs.rec {
-				c.rs.rec = false // its profile entry is not its reservation (consreuse.go)
+			} else if est, slot := v.EstLow(i), v.e.wq.slots[i]; c.rs.rec {
+				// Its profile entry is its reservation, not its estimated
+				// end if that differs (consreuse.go).
+				c.noteStart(slot, v.Procs(i), t+est, v.Start(i))
+			} else {
+				v.Start(i)
 			}
 		}
 		v.Reserve(i, t)

@@ -55,11 +55,28 @@ import (
 //
 // It is used only where the profile is the processor-only one with
 // estimates known at enqueue, without node power saving or node loads,
-// while every job a pass starts gets the estimated end its
-// reservation used (checked at each start), the running list changes
-// between passes only by removals (read from the running list's change
-// log, runLog, through conservative's own cursor) and the free processors
-// are accounted for by them. With partitions (partition.go) each
+// while the running list changes between passes only by removals (read
+// from the running list's change log, runLog, through conservative's own
+// cursor) and the free processors are accounted for by them.
+//
+// A job started with another estimated end than its reservation's (node
+// speeds: the reservation used the estimate, the run the speed of the
+// nodes it got) keeps its reservation in the profile, as in the pass that
+// started it, while a rebuilt profile holds its estimated end. Each such
+// start is recorded (rs.adj, noteStart), and the next reusing pass turns
+// the records into the differences between the two: for a job that ended,
+// D runs to its reservation's end (what the profile held); for one still
+// running, an estimated end before the reservation's frees its processors
+// over the rest of the reservation (a gain, which lifts certificates as D
+// does: gainLift), and one after it takes them from the reservation's end
+// on (a loss). The kept profile gets both; a loss can only block more, so
+// certificates stay bounds, but a kept group whose window a loss meets is
+// kept only if it still fits there (lossFits: on the kept profile, no step
+// of its window below zero free; on the profile before it, its
+// processors). A walk that itself started such a job keeps the profile
+// rather than rebuilding it from the running jobs (walkAdj).
+//
+// With partitions (partition.go) each
 // partition's conservative instance keeps its own groups: its wait queue,
 // running list (and so its change log and cursor) and free processors
 // are the partition's, bound in the engine's fields while it runs.
@@ -104,8 +121,19 @@ type reuseState struct {
 	limits uint64     // the engine's limit changes at the end of the last pass
 	blocks int        // the profile's blocks at the end of the last rebuilt pass
 	d      []runEntry // scratch: D, (end, processors) with end > now
-	dEnd   float64    // the last end in d
-	lifts  []liftPt   // scratch: D's ends, latest first, with running sums (lift)
+	dEnd   float64    // the last end in d, or of a gain window if later
+	// adj lists the jobs started since the profile was last made from the
+	// running jobs, or last kept by a reusing pass, whose estimated end
+	// differs from their reservation's (node speeds): the profile holds
+	// the reservation. A reusing pass turns them into D (those that
+	// ended), gains and losses (windows the running job frees or takes
+	// beyond its reservation), and empties it; walkAdj says a start of
+	// the current reuse walk added to it.
+	adj     []adjStart
+	walkAdj bool
+	gains   []adjWin
+	losses  []adjWin
+	lifts   []liftPt // scratch: D's ends, latest first, with running sums (lift)
 	// chgLo is the wait queue's chgLo before the reuse walk's starts.
 	chgLo int
 	// atMin is the earliest start of the groups from index atFrom on
@@ -126,6 +154,100 @@ type reuseState struct {
 	live               []int32
 }
 
+// adjStart is a job started with another estimated end than its
+// reservation's: the job's slot, processors, reservation end and
+// estimated end.
+type adjStart struct {
+	slot           int32
+	procs          int32
+	resEnd, estEnd float64
+}
+
+// adjWin is a window over which a running job's estimated end frees
+// (gains) or takes (losses) procs processors beyond its reservation.
+type adjWin struct {
+	at, end float64
+	procs   int
+}
+
+// noteStart records, when the groups are recorded, that the job in slot
+// was started with its reservation ending at resEnd and its estimated
+// end at estEnd (View.Start's answer), if they differ.
+func (c *Conservative) noteStart(slot int32, procs int, resEnd, estEnd float64) {
+	if rs := &c.rs; rs.rec && estEnd != resEnd {
+		rs.adj = append(rs.adj, adjStart{slot: slot, procs: int32(procs), resEnd: resEnd, estEnd: estEnd})
+	}
+}
+
+// takeAdj turns rs.adj into D's parts for the jobs that ended (their
+// reservation's end, which the profile holds, rather than their
+// estimated end) and gains and losses for the rest, and empties it.
+// D's ends are in rs.d already (from ch); those of adjusted jobs are
+// replaced.
+func (c *Conservative) takeAdj(ch []RunChange, now float64) {
+	rs := &c.rs
+	rs.gains, rs.losses = rs.gains[:0], rs.losses[:0]
+	for _, a := range rs.adj {
+		ended := false
+		for k := range ch {
+			if ch[k].Slot == a.slot {
+				ended = true
+				break
+			}
+		}
+		switch {
+		case ended:
+			// D holds [now, its estimated end): make it the reservation's.
+			for k := range rs.d {
+				if d := &rs.d[k]; d.slot == a.slot {
+					rs.d[k] = rs.d[len(rs.d)-1]
+					rs.d = rs.d[:len(rs.d)-1]
+					break
+				}
+			}
+			if a.resEnd > now {
+				rs.d = append(rs.d, runEntry{estEnd: a.resEnd, procs: a.procs, slot: a.slot})
+			}
+		case a.estEnd < a.resEnd && a.resEnd > now:
+			rs.gains = append(rs.gains, adjWin{at: math.Max(a.estEnd, now), end: a.resEnd, procs: int(a.procs)})
+		case a.estEnd > a.resEnd && a.estEnd > now:
+			rs.losses = append(rs.losses, adjWin{at: math.Max(a.resEnd, now), end: a.estEnd, procs: int(a.procs)})
+		}
+	}
+	rs.adj, rs.walkAdj = rs.adj[:0], false
+	rs.dEnd = now
+	for _, d := range rs.d {
+		rs.dEnd = math.Max(rs.dEnd, d.estEnd)
+	}
+	for _, w := range rs.gains {
+		rs.dEnd = math.Max(rs.dEnd, w.end)
+	}
+}
+
+// gainLift returns the processors the gains add at most over [x, y).
+func (c *Conservative) gainLift(x, y float64) int {
+	n := 0
+	for _, w := range c.rs.gains {
+		if w.at < y && w.end > x {
+			n += w.procs
+		}
+	}
+	return n
+}
+
+// lossFits reports whether need processors are free over [at, end) on
+// the profile when a loss meets the window (the profile is then the kept
+// one, or the one before the group; a group the losses do not meet fits
+// as it did).
+func (c *Conservative) lossFits(at, end float64, need int) bool {
+	for _, w := range c.rs.losses {
+		if w.at < end && w.end > at {
+			return c.bp.fitsFrom(at, need, end)
+		}
+	}
+	return true
+}
+
 // reuseEligible reports whether the engine's setup lets passes reuse.
 func (c *Conservative) reuseEligible(v *View) bool {
 	e := v.e
@@ -139,6 +261,7 @@ func (c *Conservative) startRecording(v *View) {
 	c.bp.clearCert()
 	rs.certKept, rs.segsKept = 0, 0
 	c.bp.ruled.clear()
+	rs.adj, rs.gains, rs.losses, rs.walkAdj = rs.adj[:0], rs.gains[:0], rs.losses[:0], false
 	rs.rec = c.reuseEligible(v)
 	c.bp.rec = rs.rec
 }
@@ -197,9 +320,12 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	rs.d, rs.dEnd = rs.d[:0], now
 	for k := range ch {
 		if r := &ch[k]; r.EstEnd > now {
-			rs.d = append(rs.d, runEntry{estEnd: r.EstEnd, procs: r.Procs})
+			rs.d = append(rs.d, runEntry{estEnd: r.EstEnd, procs: r.Procs, slot: r.Slot})
 			rs.dEnd = math.Max(rs.dEnd, r.EstEnd)
 		}
+	}
+	if len(rs.adj) > 0 || len(rs.gains) > 0 || len(rs.losses) > 0 {
+		c.takeAdj(ch, now)
 	}
 	c.sortLifts()
 	p := &c.bp
@@ -214,7 +340,8 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	g, si := 0, 0
 	w := &e.wq
 	mp := int32(min(v.Total, math.MaxInt32-1))
-	hasD, dEnd := len(rs.d) > 0, rs.dEnd
+	hasD, dEnd := len(rs.d) > 0 || len(rs.gains) > 0, rs.dEnd
+	hasLoss := len(rs.losses) > 0
 	// A group whose slots end at or before lim is where it was checked if
 	// it is there (slots[a:b] with b ≤ chgLo are as at the last pass's
 	// walk) and the suffix bound passes at its last entry (sufCut).
@@ -223,6 +350,11 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	kept := false // the profile is the kept one (keepSearched)
 	moves := -1   // the group keepSearched found an earlier start for
 	rs.atFrom = -1
+	if hasLoss {
+		// The losses' fit tests read the kept profile.
+		c.keepProfile(now)
+		kept = true
+	}
 	if reuseWalkCheck != nil {
 		reuseWalkCheck(c, v)
 	}
@@ -265,6 +397,9 @@ walk:
 				}
 			}
 		}
+		if hasLoss && !c.lossFits(gr.at, gr.at+gr.est, 0) {
+			break // no longer fits where it was: placed again
+		}
 		if hasD && gr.x0 < dEnd && !c.stands(gr, now) && !c.keepSearched(v, g, &kept) { // mayLift
 			if c.rs.movesEarlier {
 				moves = g
@@ -278,7 +413,8 @@ walk:
 	// and goes on after it: its own branch there cost the loop more than
 	// it saved on CEA-Curie). The starts make tombstones before the later
 	// groups only: chgLo as it was still tells where they can have moved.
-	if cut < 0 && g < len(rs.groups) && rs.groups[g].at == now && c.startKept(v, g, &i, &si, suf) {
+	if cut < 0 && g < len(rs.groups) && rs.groups[g].at == now && (!hasLoss || c.lossFits(now, now+rs.groups[g].est, 0)) &&
+		c.startKept(v, g, &i, &si, suf) {
 		started++
 		g++
 		free = v.Free()
@@ -310,12 +446,11 @@ walk:
 	}
 	// Rebuilding from the running jobs holds each at its estimated end,
 	// which is its reservation's end unless a start of this walk
-	// (startKept) got another (rs.rec is then false: node speeds). The
-	// rest of the pass must see the reservation, as a rebuilt pass that
-	// placed and started the job does: the kept profile holds it, so it
-	// is kept then. (Whole RICC under --node-speed-sd 0.05 met the case
-	// 7 times, CTC-SP2 once; no schedule changed.)
-	if undo := len(rs.groups) - g; rs.rec && (2*undo > g+v.Running()/8 || len(p.blk) > 2*rs.blocks+8) {
+	// (startKept) got another (walkAdj: node speeds). The rest of the
+	// pass must see the reservation, as a rebuilt pass that placed and
+	// started the job does: the kept profile holds it, so it is kept
+	// then.
+	if undo := len(rs.groups) - g; !rs.walkAdj && (2*undo > g+v.Running()/8 || len(p.blk) > 2*rs.blocks+8) {
 		c.rebuildKept(v, g)
 		if !c.fast {
 			return 0, false, false
@@ -369,6 +504,9 @@ walk:
 		procs, est := int(gr.procs), gr.est
 		if g == moves {
 			break // keepSearched found it an earlier start
+		}
+		if hasLoss && !c.lossFits(gr.at, gr.at+est, int(gr.n)*procs) {
+			break // no longer fits where it was: placed again
 		}
 		if hasD && gr.x0 < dEnd && !c.stands(gr, now) { // mayLift
 			lb := now
@@ -436,8 +574,10 @@ func (c *Conservative) startKept(v *View, g int, i, si *int, suf []int32) bool {
 	}
 	now := v.Now
 	for k := pos; k < pos+n; k++ {
-		if est := v.EstLow(k); v.Start(k) != now+est && rs.rec {
-			rs.rec = false // its profile entry is not its reservation
+		est, slot := v.EstLow(k), w.slots[k]
+		if end := v.Start(k); end != now+est && rs.rec {
+			c.noteStart(slot, procs, now+est, end) // its profile entry is not its reservation
+			rs.walkAdj = true
 		}
 		v.Reserve(k, now)
 	}
@@ -458,7 +598,8 @@ func (c *Conservative) startKept(v *View, g int, i, si *int, suf []int32) bool {
 func (c *Conservative) walkPastFrom(v *View, g, i, si, chgLo int, kept *bool, moves *int) (int, int) {
 	rs, w, now := &c.rs, &v.e.wq, v.Now
 	mp := int32(min(v.Total, math.MaxInt32-1))
-	hasD, dEnd := len(rs.d) > 0, rs.dEnd
+	hasD, dEnd := len(rs.d) > 0 || len(rs.gains) > 0, rs.dEnd
+	hasLoss := len(rs.losses) > 0
 	for ; g < len(rs.groups); g++ {
 		gr := &rs.groups[g]
 		if !(gr.at > now) {
@@ -469,6 +610,9 @@ func (c *Conservative) walkPastFrom(v *View, g, i, si, chgLo int, kept *bool, mo
 			if j, sj = c.walkPast(w, gr, i, si, mp); sj < 0 {
 				break
 			}
+		}
+		if hasLoss && !c.lossFits(gr.at, gr.at+gr.est, 0) {
+			break // no longer fits where it was
 		}
 		if hasD && gr.x0 < dEnd && !c.stands(gr, now) && !c.keepSearched(v, g, kept) { // mayLift
 			if rs.movesEarlier {
@@ -576,11 +720,24 @@ func (c *Conservative) dropStarted(g int, now float64) int {
 func (c *Conservative) keepProfile(now float64) {
 	p := &c.bp
 	p.advance(now)
-	for _, r := range c.rs.d {
+	rs := &c.rs
+	for _, r := range rs.d {
 		p.reserve(now, r.estEnd, -int(r.procs))
 	}
-	for _, r := range c.rs.d {
+	for _, w := range rs.gains {
+		p.reserve(w.at, w.end, -w.procs)
+	}
+	for _, w := range rs.losses {
+		p.reserve(w.at, w.end, w.procs)
+	}
+	for _, r := range rs.d {
 		p.mergeAt(r.estEnd)
+	}
+	for _, ws := range [2][]adjWin{rs.gains, rs.losses} {
+		for _, w := range ws {
+			p.mergeAt(w.at)
+			p.mergeAt(w.end)
+		}
 	}
 }
 
@@ -880,7 +1037,7 @@ func walkSkip(w *waitQueue, i, total int) int {
 // before D's last end. Otherwise stands finds no part D may lift and
 // reports that gr stands, its certificate unchanged.
 func (c *Conservative) mayLift(gr *resGroup) bool {
-	return len(c.rs.d) > 0 && gr.x0 < c.rs.dEnd
+	return (len(c.rs.d) > 0 || len(c.rs.gains) > 0) && gr.x0 < c.rs.dEnd
 }
 
 // stands reports whether gr's placement stands on the new profile (the
@@ -966,7 +1123,7 @@ func (c *Conservative) lower(gr *resGroup, now float64) (open bool) {
 			}
 			if iv.y > now {
 				if iv.pass != p.certPass {
-					iv.def -= int32(c.lift(iv.x, now))
+					iv.def -= int32(c.lift(iv.x, now) + c.gainLift(iv.x, iv.y))
 					iv.pass = p.certPass
 				}
 				if iv.def+sg.add <= 0 {

@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -24,6 +25,7 @@ func CheckReusePasses() (passes *int, failure *string, restore func()) {
 	var cert []certIv
 	var ts []float64
 	var fs []int
+	var ends []runEntry
 	reuseCheck = func(c *Conservative, v *View) {
 		*passes++
 		if *failure != "" {
@@ -34,9 +36,24 @@ func CheckReusePasses() (passes *int, failure *string, restore func()) {
 		}
 		now := v.Now
 		ref.reset(now, v.Free(), math.Inf(1))
+		// A job this walk started with another estimated end than its
+		// reservation's (node speeds) holds its reservation, as it does
+		// in a pass that places and starts it (rs.adj); the releases go
+		// in time order.
+		ends = ends[:0]
 		for i := range v.Running() {
-			r := v.RunningJob(i)
-			ref.release(math.Max(now, r.EstEnd), r.Procs, 0)
+			r := v.e.runs.at(i)
+			end := r.estEnd
+			for _, a := range c.rs.adj {
+				if a.slot == r.slot {
+					end = a.resEnd
+				}
+			}
+			ends = append(ends, runEntry{estEnd: math.Max(now, end), procs: r.procs})
+		}
+		slices.SortStableFunc(ends, func(a, b runEntry) int { return cmp.Compare(a.estEnd, b.estEnd) })
+		for _, r := range ends {
+			ref.release(r.estEnd, int(r.procs), 0)
 		}
 		p := &c.bp
 		for k := range c.rs.groups {

@@ -24,6 +24,27 @@ func TestConservativeReuseProfile(t *testing.T) {
 	}
 }
 
+// TestConservativeReuseProfileSpeeds is TestConservativeReuseProfile
+// under node speed variability, where started jobs' estimated ends differ
+// from their reservations (consreuse.go's adjustments: the passes still
+// reuse, with the differences as gains and losses).
+func TestConservativeReuseProfileSpeeds(t *testing.T) {
+	specs := []sim.Spec{{NodeSpeedSD: 0.05}, {NodeSpeedSD: 0.3, Overrun: "extend"}, {NodeSpeedSD: 0.1, Pass: "event", Order: "sef"}}
+	n := checkReuse(t, func(run func(sim.Spec, *workloads.Trace)) {
+		for seed := range 60 {
+			r := rand.New(rand.NewPCG(uint64(seed), 31))
+			tr := randomTrace(r, 300+r.IntN(500), 4+r.IntN(60))
+			for _, s := range specs {
+				s.Seed = uint64(seed + 1)
+				run(s, tr)
+			}
+		}
+	})
+	if n < 2000 {
+		t.Fatalf("only %d passes reused", n)
+	}
+}
+
 // TestConservativeReuseProfileTraces is the same check on the first
 // 20,000 jobs of RICC and CTC-SP2.
 func TestConservativeReuseProfileTraces(t *testing.T) {

@@ -287,19 +287,22 @@ func TestConservativeEarlyEndKeepsScheduleTraces(t *testing.T) {
 // the profile and places every job again) on random workloads, in both
 // overrun rules, both queue orders, both pass modes (also combined with
 // the extend rule) and with node speed variability (whose estimated ends
-// differ from the reservations, which turns reuse off): jobs.csv and the
-// engine's counters must not change.
+// differ from the reservations: the passes reuse with the differences as
+// gains and losses, consreuse.go): jobs.csv and the engine's counters
+// must not change.
 func TestConservativeReuseKeepsSchedule(t *testing.T) {
 	scheduler.Policies["conservative-noreuse"] = scheduler.NewConservativeNoReuse
 	defer delete(scheduler.Policies, "conservative-noreuse")
 	specs := []sim.Spec{{}, {Overrun: "extend"}, {Order: "sef", Overrun: "extend"}, {Pass: "event"},
-		{NodeSpeedSD: 0.05}, {Pass: "event", Overrun: "extend"}, {Order: "sef", Pass: "event", Overrun: "extend"}}
+		{NodeSpeedSD: 0.05}, {Pass: "event", Overrun: "extend"}, {Order: "sef", Pass: "event", Overrun: "extend"},
+		{NodeSpeedSD: 0.3, Order: "sef", Pass: "event"}}
 	sameOnRandom(t, specs, 11, "conservative-noreuse", "rebuilding at every finish")
 }
 
 // TestConservativeReuseKeepsScheduleTraces is the same comparison on the
-// first 40,000 jobs of HPC2N, RICC and CEA-Curie, and on the first 60,000
-// of LANL-CM5 under the extend rule.
+// first 40,000 jobs of HPC2N, RICC and CEA-Curie, on the first 60,000
+// of LANL-CM5 under the extend rule, and on whole LLNL-Thunder and
+// SDSC-BLUE under node speeds.
 func TestConservativeReuseKeepsScheduleTraces(t *testing.T) {
 	scheduler.Policies["conservative-noreuse"] = scheduler.NewConservativeNoReuse
 	defer delete(scheduler.Policies, "conservative-noreuse")
@@ -311,6 +314,13 @@ func TestConservativeReuseKeepsScheduleTraces(t *testing.T) {
 	// LANL-CM5 under the extend rule, which once differed from 47,390
 	// jobs on (TestConservativeReuseWalk).
 	cases = append(cases, sim.Spec{Trace: sharedtest.Path(t, "traces/LANL-CM5-1994-4.1-cln.swf.gz"), Jobs: 60000, Overrun: "extend"})
+	// Under node speeds (consreuse.go's adjustments): whole LLNL-Thunder
+	// and SDSC-BLUE differed until a walk that started a job with another
+	// estimated end stopped rebuilding the profile from the running jobs
+	// (walkAdj; session 23).
+	for _, name := range []string{"LLNL-Thunder-2007-1.1-cln.swf.gz", "SDSC-BLUE-2000-4.2-cln.swf.gz"} {
+		cases = append(cases, sim.Spec{Trace: sharedtest.Path(t, "traces/"+name), NodeSpeedSD: 0.03, Seed: 1})
+	}
 	for _, s := range cases {
 		tr, err := sim.Load(s)
 		if err != nil {
@@ -319,7 +329,7 @@ func TestConservativeReuseKeepsScheduleTraces(t *testing.T) {
 		got, gst := jobsAndStats(t, s, "conservative", tr)
 		want, wst := jobsAndStats(t, s, "conservative-noreuse", tr)
 		if !bytes.Equal(got, want) || gst != wst {
-			t.Fatalf("%s overrun %q: differs from rebuilding at every finish (stats %v, %v)", s.Trace, s.Overrun, gst, wst)
+			t.Fatalf("%s overrun %q node speeds %v: differs from rebuilding at every finish (stats %v, %v)", s.Trace, s.Overrun, s.NodeSpeedSD, gst, wst)
 		}
 	}
 }
