@@ -47,6 +47,7 @@ rows=(
 	"HPC2N|$hpc2n|--policy conservative"
 	"HPC2N|$hpc2n|--priority multifactor"
 	"HPC2N|$hpc2n|--node-speed-sd 0.03"
+	"RICC|$ricc|--policy conservative --node-speed-sd 0.03"
 	"HPC2N|$hpc2n|--dvfs dr --dr-ratio 0.25"
 	"HPC2N|$hpc2n|--powercap dr --dr-ratio 0.25"
 	"HPC2N|$hpc2n|--preset hopper --interference on"
