@@ -213,12 +213,11 @@ func (c *Conservative) Schedule(v *View) {
 			if !v.Fits(i) {
 				c.valid = false // reserved now but not started: recompute next time
 				c.rs.rec = false
-			} else if est, slot := v.EstLow(i), v.e.wq.slots[i]; c.rs.rec {
-				// Its profile entry is its reservation, not its estimated
-				// end if that differs (consreuse.go).
-				c.noteStart(slot, v.Procs(i), t+est, v.Start(i))
 			} else {
-				v.Start(i)
+				// Its profile entry is its reservation, not its estimated
+				// end if that differs (noteStart, consreuse.go).
+				est, slot, procs := v.EstLow(i), v.e.wq.slots[i], v.Procs(i)
+				c.noteStart(slot, procs, t+est, v.Start(i))
 			}
 		}
 		v.Reserve(i, t)
