@@ -10,8 +10,9 @@ import (
 // CheckReusePasses makes every pass that reuses (consreuse.go) check,
 // where it hands over to placing, its profile and its kept groups against
 // a reference: the plain array profile of the running jobs (each released
-// at its estimated end) with the kept groups' reservations made in queue
-// order. The block profile must be the same function of time (steps of
+// at its estimated end, or at its reservation's end if the walk itself
+// started it with another estimated end: rs.adj) with the kept groups'
+// reservations made in queue order. The block profile must be the same function of time (steps of
 // equal value merged: reuse may leave steps split where the free
 // processors do not change), and every part of a kept group's
 // certificate that is not over must hold on the reference as it stood
