@@ -97,6 +97,7 @@ type Conservative struct {
 	noReuse bool
 	rs      reuseState // consreuse.go
 	now     float64    // the time reservations are made from in this pass
+	lz      lazyTail   // conslazy.go
 }
 
 // classRun is the last reservation made in a pass, shared by consecutive
@@ -174,6 +175,7 @@ func (c *Conservative) Schedule(v *View) {
 	// power is powerLow's, with no node-load allowance), they are read
 	// from there too (queueJob).
 	arrays := !keyed && c.powerEnd(v)
+	c.lazyStart(keyed && early, v.e.wq.live)
 	// cand is the last queue position that may hold a job able to start
 	// now (see lastCandidate), checked at each new group.
 	cand, group := len(v.e.wq.slots)-1, -1
@@ -185,21 +187,32 @@ func (c *Conservative) Schedule(v *View) {
 		if early && i>>groupShift != group {
 			group = i >> groupShift
 			if keyed {
-				cand = c.lastCandidate(v, i, cand)
+				cand = c.lazyCandidate(v, i, c.lastCandidate(v, i, cand))
 			} else {
 				cand = c.lastCandidatePower(v, i, cand)
 			}
 			if cand < i {
 				c.flush()
-				c.deferFrom(v, i, suf)
+				c.deferFrom(v, i, suf, c.lazyFrom(i))
 				c.endPass(v, rebuilt)
 				return
 			}
 		}
 		var t float64
 		switch {
+		case keyed && c.lz.active:
+			var skip bool
+			if t, i, skip = c.lazyProbe(v, i, suf); skip {
+				continue
+			}
 		case keyed:
 			t = c.placeFast(v.Now, v.Procs(i), v.EstLow(i), 0)
+			if c.lz.on {
+				var skip bool
+				if t, skip = c.lazyPlace(v, i, t); skip {
+					continue
+				}
+			}
 		case arrays:
 			procs, est, pw := queueJob(v, i)
 			t = c.placeJob(v.Now, procs, est, pw)
@@ -229,6 +242,10 @@ func (c *Conservative) Schedule(v *View) {
 		}
 	}
 	c.flush()
+	if c.valid {
+		c.lazyDefer(v)
+	}
+	c.lazyEnd()
 	c.endPass(v, rebuilt)
 }
 
@@ -513,16 +530,19 @@ type deferSeg struct {
 // deferFrom ends a keyed pass at queue position i, from which no job can
 // start now. The remaining jobs would have taken reservations and, unless
 // the free-processor cutoff stops the scan first, left the profile valid:
-// then they are deferred. Their scan is walked all the same, since the
+// then they are deferred, from position from: i, or the first job the
+// pass skipped (conslazy.go). Their scan is walked all the same, since the
 // wait queue tightens the bounds a scan passes (later passes read them).
-func (c *Conservative) deferFrom(v *View, i int, suf []int32) {
+func (c *Conservative) deferFrom(v *View, i int, suf []int32, from int) {
 	c.walkScan(v, i)
 	if c.scanCutOff(v, i, suf) {
 		c.valid = false // the scan would have stopped at a job after i
+		c.lazyEnd()
 		return
 	}
 	c.def.ok = true
-	c.def.segs = append(c.def.segs, deferSeg{at: v.Now, pos: i, slot: v.e.wq.slots[i]})
+	c.def.segs = append(c.def.segs, deferSeg{at: v.Now, pos: from, slot: v.e.wq.slots[from]})
+	c.lazyEnd()
 }
 
 // walkScan makes the wait-queue calls the loop's scan from position i on

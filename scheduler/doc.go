@@ -29,7 +29,9 @@
 //     finish, exact re-timing, eviction; decide.go: passes.
 //   - view.go: what policies see; policy.go: the Policies and Orders
 //     registries; fcfs.go, easy.go, conservative.go (+ profile.go, its
-//     availability profile).
+//     availability profile; consreuse.go, passes that keep the last
+//     pass's reservations; conslazy.go, passes on long queues that leave
+//     later jobs without one).
 //   - governor.go: Governor, Control (with the read-only accessors the
 //     governors of scheduler/governor use), performance and powersave;
 //     malleable.go: resizing running jobs. The DR, uniform and DR-Scale
