@@ -175,7 +175,7 @@ func (c *Conservative) Schedule(v *View) {
 	// power is powerLow's, with no node-load allowance), they are read
 	// from there too (queueJob).
 	arrays := !keyed && c.powerEnd(v)
-	c.lazyStart(keyed && early, v.e.wq.live)
+	c.lazyStart(keyed && early, v.e.wq.Len())
 	// cand is the last queue position that may hold a job able to start
 	// now (see lastCandidate), checked at each new group.
 	cand, group := len(v.e.wq.slots)-1, -1
