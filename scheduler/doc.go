@@ -38,7 +38,8 @@
 //     governors and the governor registries are in scheduler/governor.
 //   - network.go: the Network hook (communication time that depends on
 //     placement and contention); nodepower.go: node power states (suspend
-//     and resume, like Slurm's power saving); nodeload.go: load-proportional
+//     and resume, like Slurm's power saving), with suspendq.go, the nodes'
+//     suspend timers outside the event heap; nodeload.go: load-proportional
 //     node power in shared-core partitions (per-node busy counts) and each
 //     node's own idle power and its drift.
 //   - partition.go: partitions of a machine file; gres.go: GPU jobs on

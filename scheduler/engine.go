@@ -498,7 +498,9 @@ func (e *Engine) Run(ctx context.Context, src Source) error {
 // they never move the clock.
 func (e *Engine) nextTime() (float64, bool) {
 	for e.q.Len() > 0 && e.skip(e.q.Peek()) {
-		e.q.Pop()
+		if ev := e.q.Pop(); ev.Kind == KindSuspend {
+			e.suspPopped(&ev) // suspendq.go
+		}
 	}
 	switch {
 	case e.q.Len() > 0 && e.haveNext:
@@ -517,6 +519,9 @@ func (e *Engine) nextTime() (float64, bool) {
 func (e *Engine) instant(t float64) error {
 	for e.q.Len() > 0 && e.q.Peek().T == t {
 		ev := e.q.Pop()
+		if ev.Kind == KindSuspend {
+			e.suspPopped(&ev) // suspendq.go
+		}
 		if e.skip(&ev) {
 			continue // re-timed or evicted since it was pushed
 		}

@@ -15,8 +15,9 @@ import (
 //   - A node whose processors have all been free for SuspendAfter seconds
 //     powers off (a KindSuspend event per node, armed when the node
 //     becomes fully free and carrying the node's generation, which changes
-//     when the node is used again, so reuse makes the timer stale). This
-//     includes nodes idle from the first submit on. An off node draws OffW.
+//     when the node is used again, so reuse makes the timer stale; the
+//     timers wait outside the heap, suspendq.go). This includes nodes idle
+//     from the first submit on. An off node draws OffW.
 //   - A job allocated processors on an off node boots it: the node draws
 //     BootW for ResumeTime seconds (transition energy, Meter.TransJ) and its
 //     processors draw nothing else. The job holds its allocation meanwhile
@@ -68,7 +69,8 @@ const stBooting = stRunning + 1
 // nodePower is the engine's node power-state bookkeeping.
 type nodePower struct {
 	nodes   *cluster.Nodes
-	booting []int32 // booting nodes in boot order, which is boot-end order
+	susp    suspendQueue // armed suspend timers (suspendq.go)
+	booting []int32      // booting nodes in boot order, which is boot-end order
 	head    int
 	lastEnd float64 // boot end of the last node-completion event pushed
 }
@@ -109,38 +111,52 @@ func (e *Engine) startNodePower(t0 float64) {
 	}
 }
 
-func (e *Engine) armSuspend(k int32, t float64) {
-	e.q.Push(Event{T: t + e.cfg.SuspendAfter, Kind: KindSuspend, Seq: uint64(k), Job: k, Gen: e.np.nodes.Gen(k)})
-}
-
 // staleNode reports whether a node event no longer applies: a suspend
 // timer of a node used since, a boot of a job evicted since, or any node
 // event once the workload is done (no job to come, queued or running), so
 // that power saving never extends a run past its last job.
 func (e *Engine) staleNode(ev *Event) bool {
-	if !e.haveNext && e.runs.Len() == 0 && e.wq.Len() == 0 {
+	if e.workDone() {
 		return true
 	}
 	if ev.Kind == KindSuspend {
-		return e.np.nodes.Gen(ev.Job) != ev.Gen
+		// a run marker is never applied (suspendq.go)
+		return ev.Job == markerJob || e.np.nodes.Gen(ev.Job) != ev.Gen
 	}
 	return ev.Job >= 0 && (e.jobs[ev.Job].gen != ev.Gen || e.jobs[ev.Job].state != stBooting)
+}
+
+// workDone reports whether the workload is done: nothing to submit,
+// queued or running.
+func (e *Engine) workDone() bool {
+	return !e.haveNext && e.runs.Len() == 0 && e.wq.Len() == 0
 }
 
 // nodeEvent applies a KindBoot or KindSuspend event.
 func (e *Engine) nodeEvent(ev *Event) {
 	switch {
 	case ev.Kind == KindSuspend:
-		n := e.np.nodes
-		if n.Suspend(ev.Job) {
-			e.meter.NodeChange(1, 0, -n.Size(ev.Job))
-			e.stats.Suspends++
-			e.dirty, e.changed = true, true
+		e.suspendNode(ev.Job)
+		if e.np.susp.merge {
+			e.suspMerge() // suspendq.go
 		}
 	case ev.Job < 0:
 		e.nodesUp()
 	default:
 		e.bootDone(ev.Job)
+	}
+}
+
+// suspendNode powers node k off if it is idle.
+func (e *Engine) suspendNode(k int32) {
+	if suspendHook != nil {
+		suspendHook(e.now, k)
+	}
+	n := e.np.nodes
+	if n.Suspend(k) {
+		e.meter.NodeChange(1, 0, -n.Size(k))
+		e.stats.Suspends++
+		e.dirty, e.changed = true, true
 	}
 }
 
