@@ -120,12 +120,27 @@ var _ Policy = (*Conservative)(nil)
 
 func (*Conservative) Name() string { return "conservative" }
 
+// bootEstInQueue: conservative reads the queue's estimates as exact
+// (keyed passes) and keeps reservations made with them (nodepower.go).
+func (*Conservative) bootEstInQueue() bool { return true }
+
 func (c *Conservative) Schedule(v *View) {
 	from := 0
-	// With node power saving a queued job's estimate depends on the nodes
-	// that are off (View.Job's boot allowance), which starts change without
-	// anything else changing, so the profile is rebuilt at every pass.
-	quick := !v.Changed() && c.valid && v.e.np == nil
+	// Under node power saving a queued job's estimate holds the boot
+	// allowance while some node is down (View.Job): the wait queue's
+	// estimates hold it too, and a pass after it turned on or off
+	// (syncBootEst) is not quick (a node event set View.Changed) and does
+	// not reuse (estGen). A job started on nodes that are up ends its
+	// estimate before its reservation (which held the allowance): the
+	// profile holds the reservation until a reusing pass turns it into
+	// the running job's window (rs.adj), so a quick pass, which would
+	// place on the reservation, waits for that; without recorded groups
+	// every pass rebuilds, as before the queue held the allowance. Nor
+	// under the extend rule, where a reservation may start at the
+	// estimated end of a job that runs on (no event then), which a quick
+	// pass leaves where a rebuilt one places it again (power saving's
+	// passes always rebuilt, and still do there).
+	quick := !v.Changed() && c.valid && (v.e.np == nil || c.rs.rec && len(c.rs.adj) == 0 && v.e.cfg.Overrun == OverrunKill)
 	if quick && c.def.ok {
 		if c.extendDeferral(v) {
 			return
@@ -151,6 +166,12 @@ func (c *Conservative) Schedule(v *View) {
 			c.p.advance(v.Now)
 		}
 		from = v.NewFrom()
+		if w := &v.e.wq; w.Len() > len(w.slots)-from {
+			// The jobs before from hold the last passes' reservations: a
+			// start of this pass is a backfill decision (--check's
+			// priority test). Every entry from from on is a new submit.
+			v.backfill = true
+		}
 	} else if f, rb, ok := c.reuse(v, suf); ok {
 		from, rebuilt = f, rb
 	} else {

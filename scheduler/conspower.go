@@ -30,8 +30,11 @@ import (
 // admission power): powerEnd.
 
 // powerEnd reports whether a pass on the power profile may end early.
+//
+// Not under node power saving, whose power allowance (View.Job) the queue's
+// powers do not hold.
 func (c *Conservative) powerEnd(v *View) bool {
-	return !c.fast && v.estExact() && v.e.nl == nil
+	return !c.fast && v.estExact() && v.e.nl == nil && v.e.np == nil
 }
 
 // lastCandidatePower is lastCandidate on the power profile: the last

@@ -118,7 +118,7 @@ type reuseState struct {
 	groups []resGroup
 	slots  []int32
 	free   int        // View.Free() at the end of the last pass
-	limits uint64     // the engine's limit changes at the end of the last pass
+	estGen uint64     // the engine's estGen at the end of the last pass
 	blocks int        // the profile's blocks at the end of the last rebuilt pass
 	d      []runEntry // scratch: D, (end, processors) with end > now
 	dEnd   float64    // the last end in d, or of a gain window if later
@@ -251,7 +251,7 @@ func (c *Conservative) lossFits(at, end float64, need int) bool {
 // reuseEligible reports whether the engine's setup lets passes reuse.
 func (c *Conservative) reuseEligible(v *View) bool {
 	e := v.e
-	return c.fast && !c.full && v.estExact() && e.np == nil && e.nl == nil
+	return c.fast && !c.full && v.estExact() && e.nl == nil
 }
 
 // startRecording begins the groups of a rebuilt profile.
@@ -273,7 +273,7 @@ func (c *Conservative) endPass(v *View, rebuilt bool) {
 		rs.blocks = len(c.bp.blk)
 	}
 	rs.free = v.Free()
-	rs.limits = v.e.limits
+	rs.estGen = v.e.estGen
 	v.e.runs.consFollow(rs.rec)
 }
 
@@ -299,8 +299,9 @@ func (c *Conservative) reuse(v *View, suf []int32) (from int, rebuilt, ok bool) 
 	// The limit changed since the last pass (which set View.Changed): the
 	// queue's estimates may be those of the new limit (refreshLimitEst),
 	// not the recorded groups', and a limit now in force needs the
-	// profile that tracks headroom.
-	if v.e.limits != rs.limits {
+	// profile that tracks headroom. Or the boot allowance turned on or
+	// off (syncBootEst): every estimate moved.
+	if v.e.estGen != rs.estGen {
 		return 0, false, false
 	}
 	// The list's changes since the last pass (which followed them, as

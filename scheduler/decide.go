@@ -34,6 +34,9 @@ func (e *Engine) pass() {
 
 // passPool runs the policy once over the bound pool's wait queue.
 func (e *Engine) passPool() {
+	if e.np != nil {
+		e.syncBootEst() // nodepower.go
+	}
 	if e.wq.Len() == 0 || e.wq.minProcs() > e.alloc.Free() {
 		// Nothing can start. The flags stay set, so the next pass still
 		// sees what changed since the last one that ran.

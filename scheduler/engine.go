@@ -230,9 +230,11 @@ type Engine struct {
 	allFinite bool
 	runs      runList // running (and booting) jobs by estimated end
 	startSeq  uint64
-	// limits counts limit changes (setLimit): a wait queue's estimates set
-	// by the limit (estByLimit) are those of the last one.
-	limits uint64
+	// estGen counts the changes that may change the wait queues'
+	// estimates: limit changes (setLimit; the estimates set by the limit,
+	// estByLimit, are those of the last one) and, under node power saving,
+	// the boot allowance turning on or off (syncBootEst).
+	estGen uint64
 
 	src      Source
 	next     workloads.Job

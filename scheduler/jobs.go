@@ -170,15 +170,22 @@ func (e *Engine) powerLow(j *job) float64 {
 // model, a fixed level or a static governor) or depends only on the limit
 // in force (estByLimit: refreshLimitEst re-reads it when the limit
 // changes), otherwise the top-level estimate times the smallest runtime
-// scale of any level.
+// scale of any level; plus, under node power saving, the boot allowance
+// while the queue holds it (a bootEstPolicy's: syncBootEst).
 func (e *Engine) estLow(j *job) float64 {
+	var est float64
 	switch {
 	case !e.hasPower:
-		return j.est
+		est = j.est
 	case j.fixed >= 0 || e.govKind != govOther || e.estByLimit:
-		return j.est * e.cfg.Apps[j.app].Levels[e.startLevel(j)].Scale
+		est = j.est * e.cfg.Apps[j.app].Levels[e.startLevel(j)].Scale
+	default:
+		est = j.est * e.minScale
 	}
-	return j.est * e.minScale
+	if e.np != nil && e.np.downEst {
+		est += e.cfg.ResumeTime // the boot allowance, as View.Job adds it (nodepower.go)
+	}
+	return est
 }
 
 // refreshLimitEst re-reads the wait queues' estimates after a limit
@@ -488,7 +495,7 @@ func (e *Engine) setLimit(w float64) {
 		e.lim.SetLimit(w)
 	}
 	e.dirty, e.changed = true, true
-	e.limits++
+	e.estGen++
 	e.refreshLimitEst()
 }
 

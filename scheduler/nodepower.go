@@ -41,7 +41,9 @@ import (
 // What policies see while some node is off or booting (View.Job): a
 // waiting job's Est grows by ResumeTime (it may have to boot), so EASY
 // never backfills a job that would delay the head's reservation by its
-// boot; and its Power, under a power-aware governor, grows by
+// boot (the wait queue's estimates grow with it, syncBootEst, so that
+// conservative keeps its reservations between passes as without power
+// saving); and its Power, under a power-aware governor, grows by
 // min(nodes down, procs) × max(0, max(BootW, ppn·IdleW) − OffW), a bound on
 // what the nodes it may boot add while booting and once up, whatever the
 // placement. A booting job is in the running list (estimated end = boot
@@ -68,11 +70,13 @@ const stBooting = stRunning + 1
 
 // nodePower is the engine's node power-state bookkeeping.
 type nodePower struct {
-	nodes   *cluster.Nodes
-	susp    suspendQueue // armed suspend timers (suspendq.go)
-	booting []int32      // booting nodes in boot order, which is boot-end order
-	head    int
-	lastEnd float64 // boot end of the last node-completion event pushed
+	nodes    *cluster.Nodes
+	queueEst bool         // the wait queue's estimates follow the boot allowance (a policy that reads them as exact: bootEstPolicy)
+	downEst  bool         // they hold it now (syncBootEst)
+	susp     suspendQueue // armed suspend timers (suspendq.go)
+	booting  []int32      // booting nodes in boot order, which is boot-end order
+	head     int
+	lastEnd  float64 // boot end of the last node-completion event pushed
 }
 
 // initNodePower validates the power-saving fields and wraps the allocator.
@@ -91,6 +95,9 @@ func (e *Engine) initNodePower() error {
 	}
 	nodes := cluster.NewNodes(e.alloc, c.Procs, c.ProcsPerNode)
 	e.np = &nodePower{nodes: nodes, lastEnd: math.Inf(-1)}
+	if p, ok := e.policy.(bootEstPolicy); ok && p.bootEstInQueue() {
+		e.np.queueEst = true
+	}
 	e.alloc = nodes
 	return nil
 }
@@ -291,6 +298,41 @@ func (e *Engine) nodeSync() {
 		}
 	}
 	n.ClearFreed()
+}
+
+// bootEstPolicy is a policy that reads the wait queue's estimates as
+// every queued job's Est (conservative's keyed passes and the
+// reservations it keeps between passes): under node power saving the
+// queue's estimates then follow the boot allowance (syncBootEst). Other
+// policies read them as lower bounds only, and the queue keeps them
+// without it: its bounds, which decide whether the engine runs a pass,
+// stay as they were.
+type bootEstPolicy interface{ bootEstInQueue() bool }
+
+// syncBootEst makes the wait queue's estimates hold the boot allowance
+// (ResumeTime) iff some node is down, as View.Job's do, before a pass
+// reads them (for a bootEstPolicy): when that changed since the last
+// sync, it re-reads them and counts an estimate change (estGen). Nothing
+// in a pass changes it: a start boots off nodes (off to booting: as many
+// down), and nodes come up only at their boot events, or at once with
+// ResumeTime 0, whose allowance is 0. Only the estimates and their bounds
+// are re-read: the processors' bounds stay as they were.
+func (e *Engine) syncBootEst() {
+	np := e.np
+	if !np.queueEst {
+		return
+	}
+	if down := np.nodes.Down() > 0 && e.cfg.ResumeTime > 0; down != np.downEst {
+		np.downEst = down
+		w := &e.wq
+		for i, s := range w.slots {
+			if s >= 0 {
+				w.est[i] = e.estLow(&e.jobs[s])
+			}
+		}
+		w.rebuildEst()
+		e.estGen++
+	}
 }
 
 // bootAllowance adds to a waiting job's view what it may pay for booting

@@ -85,8 +85,10 @@ func (v *View) EstLow(i int) float64 { return v.e.wq.est[i] }
 // queued job and Job(i).Power is never NaN: no power model, or a static
 // governor (the start level is known at enqueue) or one whose start level
 // is set by the limit in force (estByLimit: the engine re-reads the
-// estimates at every limit change), no node power saving (whose boot
-// allowance adds to Est) and finite lowest-level powers.
+// estimates at every limit change), and finite lowest-level powers. Under
+// node power saving only for a bootEstPolicy, whose queue's estimates
+// hold the boot allowance (estLow, syncBootEst); the powers do not hold
+// its power allowance.
 func (v *View) estExact() bool {
 	e := v.e
 	return e.estKnown() && (!e.hasPower || e.finitePower)
@@ -94,10 +96,11 @@ func (v *View) estExact() bool {
 
 // estKnown reports whether the wait queue's estimates are every queued
 // job's Est exactly (View.estExact without its test of the powers): no
-// node power saving, and no power model or a start level known in
-// advance or set by the limit in force.
+// power model or a start level known in advance or set by the limit in
+// force, and without node power saving or with the queue's estimates
+// following its boot allowance (bootEstPolicy, estLow).
 func (e *Engine) estKnown() bool {
-	return e.np == nil && (!e.hasPower || e.govKind != govOther || e.estByLimit)
+	return (e.np == nil || e.np.queueEst) && (!e.hasPower || e.govKind != govOther || e.estByLimit)
 }
 
 // Procs returns Job(i).Procs without filling the entry.

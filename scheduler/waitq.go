@@ -267,6 +267,28 @@ func (w *waitQueue) compact() {
 	w.rebuild()
 }
 
+// rebuildEst is rebuild for the estimates' bounds only (the estimates
+// moved; the processors' bounds stay as the scans left them).
+func (w *waitQueue) rebuildEst() {
+	n := len(w.est)
+	ng := (n + 1<<groupShift - 1) >> groupShift
+	for g := range ng {
+		me := math.Inf(1)
+		for _, e := range w.est[g<<groupShift : min((g+1)<<groupShift, n)] {
+			me = min(me, e)
+		}
+		w.group.est[g] = me
+	}
+	const per = blockShift - groupShift
+	for b := range (ng + 1<<per - 1) >> per {
+		me := math.Inf(1)
+		for _, e := range w.group.est[b<<per : min((b+1)<<per, ng)] {
+			me = min(me, e)
+		}
+		w.block.est[b] = me
+	}
+}
+
 // rebuild recomputes every bound from the entries (the minima that add
 // would give, a group or block at a time).
 func (w *waitQueue) rebuild() {

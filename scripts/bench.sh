@@ -55,6 +55,11 @@ rows=(
 	"HPC2N|$hpc2n|--preset mira --interference on"
 	"HPC2N|$hpc2n|--preset stampede --interference on"
 	"HPC2N|$hpc2n|--powercap dr --malleable 0.5 --dr-ratio 0.25"
+	# Node power saving (docs/DESIGN.md, "Suspend timers" and "Conservative
+	# under node power saving"): CEA-Curie's 93,312 nodes of one processor
+	# (the default for an SWF trace), RICC in nodes of 8.
+	"CEA-Curie|$cea|--suspend-after 600 --resume-time 300"
+	"RICC|$ricc|--policy conservative --suspend-after 600 --resume-time 300 --procs-per-node 8"
 )
 # Conservative backfilling on every other shared trace (issue 18 bounds it
 # at 3× plain EASY on each).
