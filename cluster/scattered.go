@@ -14,6 +14,12 @@ import (
 // single processors, and a run list then costs a pass over every free run
 // per allocation (CEA-Curie, 93,312 processors, took minutes for 30,000
 // jobs). A draw of n processors costs O(n log P), a release O(n log P).
+// The shuffle's moved entries are an array, not a map, and the i-th free
+// processor it reads at step i is stepped from the one before on the
+// bitmap (nextFree), not looked up in the tree: the whole of CEA-Curie
+// 24.1 → 21.1 s (one run each; 27.9 → 25.9 s for the array alone), the
+// same draws (TestScatteredMatchesReference, now also on 5,000
+// processors, where the tree's lookup still answers far steps).
 type Scattered struct {
 	total, free int
 	isFree      []bool
@@ -22,7 +28,12 @@ type Scattered struct {
 	rng         *rand.Rand
 	pick, ids   []int32
 	mark        []bool
-	swapped     map[int32]int32 // entries of the virtual list moved by the shuffle
+	// swapped holds the entries of the virtual list the shuffle moved
+	// (-1: not moved), moved lists their positions to reset: an array
+	// and not a map, which cost a third of a scattered run in hashing
+	// (CEA-Curie).
+	swapped []int32
+	moved   []int32
 }
 
 var _ Allocator = (*Scattered)(nil)
@@ -31,9 +42,10 @@ var _ Allocator = (*Scattered)(nil)
 func NewScattered(cfg PlacementConfig) (Allocator, error) {
 	n := cfg.Procs
 	s := &Scattered{total: n, free: n, isFree: make([]bool, n), tree: make([]int32, n+1),
-		rng: rand.New(rand.NewPCG(cfg.Seed, 0x5ca7)), swapped: map[int32]int32{}}
+		rng: rand.New(rand.NewPCG(cfg.Seed, 0x5ca7)), swapped: make([]int32, n)}
 	for i := range s.isFree {
 		s.isFree[i] = true
+		s.swapped[i] = -1
 	}
 	s.rebuild()
 	if n > 0 {
@@ -58,6 +70,19 @@ func (s *Scattered) kth(k int32) int32 {
 	return int32(pos)
 }
 
+// nextFree returns the free processor with k free processors below it,
+// given the one with k-1 below it (p; -1 for k = 0): the next free one
+// after p, read off the bitmap when it is near (the free processors of a
+// scattered machine are spread evenly), else kth's.
+func (s *Scattered) nextFree(p, k int32) int32 {
+	for q := p + 1; q <= p+64 && int(q) < s.total; q++ {
+		if s.isFree[q] {
+			return q
+		}
+	}
+	return s.kth(k)
+}
+
 func (s *Scattered) add(p int32, d int32) {
 	for i := int(p) + 1; i <= s.total; i += i & -i {
 		s.tree[i] += d
@@ -76,20 +101,33 @@ func (s *Scattered) Alloc(n int, dst []Range) ([]Range, bool) {
 	if n*16 >= s.total {
 		return s.allocLarge(n, dst), true
 	}
+	sw := s.swapped
 	at := func(k int32) int32 {
-		if v, ok := s.swapped[k]; ok {
+		if v := sw[k]; v >= 0 {
 			return v
 		}
 		return s.kth(k)
 	}
-	pick := s.pick[:0]
+	pick, moved := s.pick[:0], s.moved[:0]
+	fi := int32(-1) // the i-th free processor, stepped from the one before
 	for i := int32(0); i < int32(n); i++ {
 		j := i + int32(s.rng.IntN(s.free-int(i)))
-		vi, vj := at(i), at(j)
-		s.swapped[j] = vi // position i is never read again
+		fi = s.nextFree(fi, i)
+		vi := fi // at(i)
+		if v := sw[i]; v >= 0 {
+			vi = v
+		}
+		vj := at(j)
+		if sw[j] < 0 {
+			moved = append(moved, j)
+		}
+		sw[j] = vi // position i is never read again
 		pick = append(pick, vj)
 	}
-	clear(s.swapped)
+	for _, j := range moved {
+		sw[j] = -1
+	}
+	s.moved = moved
 	for _, p := range pick {
 		s.isFree[p] = false
 		s.add(p, -1)

@@ -37,7 +37,7 @@ func (r *refScattered) alloc(n int) []int32 {
 // itself for large ones) draws exactly the processors of the plain
 // definition, through thousands of allocations and releases of every size.
 func TestScatteredMatchesReference(t *testing.T) {
-	for _, procs := range []int{1, 7, 64, 1000} {
+	for _, procs := range []int{1, 7, 64, 1000, 5000} {
 		a, _ := NewScattered(PlacementConfig{Procs: procs, Seed: 3})
 		s := a.(*Scattered)
 		ref := &refScattered{free: make([]bool, procs), rng: rand.New(rand.NewPCG(3, 0x5ca7))}
