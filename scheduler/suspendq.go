@@ -111,6 +111,11 @@ func (e *Engine) suspPopped(ev *Event) {
 		for n < len(f) && f[n].t == ev.T {
 			n++
 		}
+		if n == 0 {
+			// A marker left when the workload was done (pushTimer emptied
+			// the FIFO under it): the FIFO's front, if any, has its own.
+			return
+		}
 		sq.due, sq.dhead, sq.dueT = append(sq.due[:0], f[:n]...), 0, ev.T
 		sq.fhead += n
 		if sortTimers(sq.due) {
