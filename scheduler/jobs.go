@@ -122,14 +122,15 @@ func (e *Engine) enqueue(slot int32) {
 		return
 	}
 	e.changed = true
-	e.wq.compact()
+	lo := e.wq.squeeze()
+	e.wq.chgLo = 0 // as compact leaves it
 	i, _ := slices.BinarySearchFunc(e.wq.slots, slot, func(s, _ int32) int {
 		if e.less(s, a, b) {
 			return -1
 		}
 		return 1
 	})
-	e.wq.insert(i, slot, a.Procs, e.estLow(&e.jobs[slot]), e.powerLow(&e.jobs[slot]))
+	e.wq.insertFrom(lo, i, slot, a.Procs, e.estLow(&e.jobs[slot]), e.powerLow(&e.jobs[slot]))
 }
 
 // less reports whether queued slot s comes before the job described by a

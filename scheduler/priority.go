@@ -425,7 +425,8 @@ func (e *Engine) reprioritise() int {
 	if sorted {
 		return e.wq.Len() // same order: nothing a policy saw has changed
 	}
-	e.wq.compact()
+	e.wq.squeeze() // the bounds are rebuilt below
+	e.wq.chgLo = 0
 	slices.SortStableFunc(e.wq.slots, func(a, b int32) int { return prioCmp(&e.jobs[a], &e.jobs[b]) })
 	for i, s := range e.wq.slots {
 		e.wq.procs[i], e.wq.est[i], e.wq.pw[i] = int32(e.jobs[s].procs), e.estLow(&e.jobs[s]), e.powerLow(&e.jobs[s])

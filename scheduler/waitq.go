@@ -17,6 +17,14 @@ type waitQueue struct {
 	block bounds    // per block of 16 groups
 	live  int
 	head  int // no live entry before this index
+	// dead is the lowest index of a tombstone (math.MaxInt when none; the
+	// zero value is also read as "maybe one at 0"). The bounds of the
+	// groups and blocks that end before it are what rebuild would give:
+	// nothing there has left since the last compact (push and
+	// refreshGroup keep a range's bounds exact; only remove makes them
+	// stale). So compact and insert recompute the bounds from the
+	// first range that changed only (rebuildFrom).
+	dead int
 	// chgLo is the lowest index whose slot changed (a remove, insert or
 	// compact) since the last markClean: slots[a:b] with b ≤ chgLo are
 	// as they were then (push changes no existing index). Zero until the
@@ -50,10 +58,11 @@ func (b *bounds) add(k int, procs int32, est float64) {
 
 func (b *bounds) reset() { b.procs, b.est, b.stale = b.procs[:0], b.est[:0], b.stale[:0] }
 
-// resize makes n ranges, none stale; their bounds are for the caller to set.
-func (b *bounds) resize(n int) {
-	b.reset()
-	b.procs, b.est, b.stale = append(b.procs, make([]int32, n)...), append(b.est, make([]float64, n)...), append(b.stale, make([]bool, n)...)
+// resizeFrom keeps the first k ranges and makes n in all, none of the
+// others stale; their bounds are for the caller to set.
+func (b *bounds) resizeFrom(k, n int) {
+	b.procs, b.est, b.stale = b.procs[:k], b.est[:k], b.stale[:k]
+	b.procs, b.est, b.stale = append(b.procs, make([]int32, n-k)...), append(b.est, make([]float64, n-k)...), append(b.stale, make([]bool, n-k)...)
 }
 
 // rulesOut reports whether range k holds no entry with at most fp
@@ -94,6 +103,7 @@ func (w *waitQueue) remove(i int) {
 	p, e := w.procs[i], w.est[i]
 	w.slots[i] = -1
 	w.chgLo = min(w.chgLo, i)
+	w.dead = min(w.dead, i)
 	w.procs[i] = math.MaxInt32
 	w.est[i] = math.Inf(1)
 	w.live--
@@ -252,19 +262,30 @@ func (w *waitQueue) last() int32 {
 	return -1
 }
 
-// compact drops tombstones and rebuilds the bounds.
+// compact drops tombstones and rebuilds the bounds: the same entries and
+// bounds as dropping them all and calling rebuild.
 func (w *waitQueue) compact() {
-	k := 0
-	for i, s := range w.slots {
-		if s >= 0 {
+	w.rebuildFrom(w.squeeze())
+	w.chgLo = 0 // also covers priority.go's sort of the compacted slots
+}
+
+// squeeze drops the tombstones without touching the bounds and returns the
+// lowest index whose entry moved (len(w.slots) when none did). The
+// entries before it were not moved: the caller rebuilds from its group
+// (rebuildFrom).
+func (w *waitQueue) squeeze() int {
+	lo := min(w.dead, len(w.slots))
+	k := lo
+	for i := lo; i < len(w.slots); i++ {
+		if s := w.slots[i]; s >= 0 {
 			w.slots[k], w.procs[k], w.est[k], w.pw[k] = s, w.procs[i], w.est[i], w.pw[i]
 			k++
 		}
 	}
 	w.slots, w.procs, w.est, w.pw = w.slots[:k], w.procs[:k], w.est[:k], w.pw[:k]
 	w.head = 0
-	w.chgLo = 0 // also covers priority.go's sort of the compacted slots
-	w.rebuild()
+	w.dead = math.MaxInt
+	return lo
 }
 
 // rebuildEst is rebuild for the estimates' bounds only (the estimates
@@ -291,11 +312,18 @@ func (w *waitQueue) rebuildEst() {
 
 // rebuild recomputes every bound from the entries (the minima that add
 // would give, a group or block at a time).
-func (w *waitQueue) rebuild() {
+func (w *waitQueue) rebuild() { w.rebuildFrom(0) }
+
+// rebuildFrom is rebuild for the groups from the one holding entry lo and
+// the blocks from the one holding that group: those before keep their
+// bounds (the caller knows them to be what rebuild gives) and their stale
+// marks.
+func (w *waitQueue) rebuildFrom(lo int) {
 	n := len(w.procs)
 	ng := (n + 1<<groupShift - 1) >> groupShift
-	w.group.resize(ng)
-	for g := range ng {
+	g0 := min(lo>>groupShift, ng, len(w.group.procs))
+	w.group.resizeFrom(g0, ng)
+	for g := g0; g < ng; g++ {
 		lo, hi := g<<groupShift, min((g+1)<<groupShift, n)
 		mp, me := int32(math.MaxInt32), math.Inf(1)
 		for _, p := range w.procs[lo:hi] {
@@ -308,8 +336,9 @@ func (w *waitQueue) rebuild() {
 	}
 	const per = blockShift - groupShift
 	nb := (ng + 1<<per - 1) >> per
-	w.block.resize(nb)
-	for b := range nb {
+	b0 := min(g0>>per, nb, len(w.block.procs))
+	w.block.resizeFrom(b0, nb)
+	for b := b0; b < nb; b++ {
 		lo, hi := b<<per, min((b+1)<<per, ng)
 		mp, me := int32(math.MaxInt32), math.Inf(1)
 		for _, p := range w.group.procs[lo:hi] {
@@ -324,6 +353,12 @@ func (w *waitQueue) rebuild() {
 
 // insert puts slot at index i of a compacted queue.
 func (w *waitQueue) insert(i int, slot int32, procs int, est, pw float64) {
+	w.insertFrom(i, i, slot, procs, est, pw)
+}
+
+// insertFrom is insert after a squeeze that moved the entries from lo on:
+// the bounds are rebuilt from min(lo, i).
+func (w *waitQueue) insertFrom(lo, i int, slot int32, procs int, est, pw float64) {
 	w.slots = append(w.slots, 0)
 	w.procs = append(w.procs, 0)
 	w.est = append(w.est, 0)
@@ -336,5 +371,5 @@ func (w *waitQueue) insert(i int, slot int32, procs int, est, pw float64) {
 	w.chgLo = min(w.chgLo, i)
 	w.live++
 	w.head = 0
-	w.rebuild()
+	w.rebuildFrom(min(lo, i))
 }

@@ -34,6 +34,13 @@ configs=(
 	"psave-sef-suspend|--dvfs powersave --order sef --suspend-after 600 --resume-time 300"
 	"scattered-event|--placement scattered --pass event"
 	"multifactor|--priority multifactor"
+	# Weighted factors reorder the queue: most submits land inside it
+	# (the wait queue's squeeze and insert, waitq.go).
+	"mf-weights|--priority multifactor --slurm-set PriorityWeightAge=1000;PriorityWeightFairshare=10000;PriorityWeightJobSize=100;PriorityDecayHalfLife=7-0;PriorityCalcPeriod=5"
+	"mf-weights-cons|--policy conservative --priority multifactor --slurm-set PriorityWeightAge=1000;PriorityWeightFairshare=10000;PriorityWeightJobSize=100;PriorityDecayHalfLife=7-0;PriorityCalcPeriod=5"
+	"mf-weights-slurmbf|--policy slurm-backfill --priority multifactor --slurm-set PriorityWeightAge=1000;PriorityWeightFairshare=10000;PriorityWeightJobSize=100;PriorityDecayHalfLife=7-0;PriorityCalcPeriod=5"
+	"mf-weights-dr|--priority multifactor --slurm-set PriorityWeightAge=1000;PriorityWeightFairshare=10000;PriorityWeightJobSize=100 --dvfs dr --dr-ratio 0.25"
+	"sef-cons|--policy conservative --order sef"
 	"slurm-backfill|--policy slurm-backfill"
 	"variability|--node-speed-sd 0.03 --slow-nodes 0.05:1.1 --dvfs dr --dr-ratio 0.25"
 )
