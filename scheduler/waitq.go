@@ -325,14 +325,7 @@ func (w *waitQueue) rebuildFrom(lo int) {
 	w.group.resizeFrom(g0, ng)
 	for g := g0; g < ng; g++ {
 		lo, hi := g<<groupShift, min((g+1)<<groupShift, n)
-		mp, me := int32(math.MaxInt32), math.Inf(1)
-		for _, p := range w.procs[lo:hi] {
-			mp = min(mp, p)
-		}
-		for _, e := range w.est[lo:hi] {
-			me = min(me, e)
-		}
-		w.group.procs[g], w.group.est[g] = mp, me
+		w.group.procs[g], w.group.est[g] = minProcs16(w.procs[lo:hi]), minEst16(w.est[lo:hi])
 	}
 	const per = blockShift - groupShift
 	nb := (ng + 1<<per - 1) >> per
@@ -349,6 +342,43 @@ func (w *waitQueue) rebuildFrom(lo int) {
 		}
 		w.block.procs[b], w.block.est[b] = mp, me
 	}
+}
+
+// minProcs16 is the least of ps (math.MaxInt32 when empty). A whole group
+// is read in four interleaved chains of minima, which the processor
+// overlaps (one chain waits on each compare); min over a set does not
+// depend on the order it is taken in.
+func minProcs16(ps []int32) int32 {
+	if len(ps) == 1<<groupShift {
+		ps := (*[1 << groupShift]int32)(ps)
+		a, b, c, d := min(ps[0], ps[1]), min(ps[2], ps[3]), min(ps[4], ps[5]), min(ps[6], ps[7])
+		a, b, c, d = min(a, ps[8]), min(b, ps[9]), min(c, ps[10]), min(d, ps[11])
+		a, b, c, d = min(a, ps[12]), min(b, ps[13]), min(c, ps[14]), min(d, ps[15])
+		return min(a, b, c, d)
+	}
+	m := int32(math.MaxInt32)
+	for _, p := range ps {
+		m = min(m, p)
+	}
+	return m
+}
+
+// minEst16 is minProcs16 for estimates (+Inf when empty). Go's min is
+// NaN if any value is and orders -0 below +0 whatever the order of its
+// arguments, so the chains give the one-at-a-time loop's value exactly.
+func minEst16(es []float64) float64 {
+	if len(es) == 1<<groupShift {
+		es := (*[1 << groupShift]float64)(es)
+		a, b, c, d := min(es[0], es[1]), min(es[2], es[3]), min(es[4], es[5]), min(es[6], es[7])
+		a, b, c, d = min(a, es[8]), min(b, es[9]), min(c, es[10]), min(d, es[11])
+		a, b, c, d = min(a, es[12]), min(b, es[13]), min(c, es[14]), min(d, es[15])
+		return min(a, b, c, d)
+	}
+	m := math.Inf(1)
+	for _, e := range es {
+		m = min(m, e)
+	}
+	return m
 }
 
 // insert puts slot at index i of a compacted queue.

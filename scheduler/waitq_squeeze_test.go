@@ -124,3 +124,34 @@ func TestWaitQueueSqueezeMatchesCompact(t *testing.T) {
 		t.Fatalf("only %d squeezes left a prefix unmoved", partial)
 	}
 }
+
+// The four-chain minima of a group equal the one-at-a-time loop's, bit for
+// bit, on groups with NaNs, both zeros, infinities and short groups.
+func TestGroupMinima(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	special := []float64{math.NaN(), math.Copysign(0, -1), 0, math.Inf(1), math.Inf(-1), 1, 2}
+	for trial := range 20000 {
+		n := 16
+		if trial%4 == 0 {
+			n = rng.IntN(17)
+		}
+		es, ps := make([]float64, n), make([]int32, n)
+		for i := range es {
+			es[i] = special[rng.IntN(len(special))]
+			if rng.IntN(3) == 0 {
+				es[i] = rng.Float64()
+			}
+			ps[i] = int32(rng.IntN(200)) - 100
+		}
+		me, mp := math.Inf(1), int32(math.MaxInt32)
+		for i := range es {
+			me, mp = min(me, es[i]), min(mp, ps[i])
+		}
+		if got := minEst16(es); math.Float64bits(got) != math.Float64bits(me) && !(math.IsNaN(got) && math.IsNaN(me)) {
+			t.Fatalf("minEst16(%v) = %v, the loop gives %v", es, got, me)
+		}
+		if got := minProcs16(ps); got != mp {
+			t.Fatalf("minProcs16(%v) = %v, the loop gives %v", ps, got, mp)
+		}
+	}
+}
