@@ -103,6 +103,33 @@ func (f *freeList) take(i int, lo, n int32) {
 	f.free -= int(n)
 }
 
+// takeSorted removes ascending, disjoint rs, each inside one free run,
+// in one sweep of the runs from the first that rs meets: the runs that
+// take's calls, one per range, would leave, in O(len(runs) + len(rs)).
+func (f *freeList) takeSorted(rs []Range) {
+	if len(rs) == 0 {
+		return
+	}
+	i := sort.Search(len(f.runs), func(k int) bool { return f.runs[k].Hi > rs[0].Lo })
+	out := append(f.tmp[:0], f.runs[:i]...)
+	j := 0
+	for ; i < len(f.runs); i++ {
+		r := f.runs[i]
+		for j < len(rs) && rs[j].Lo < r.Hi { // rs[j] lies in r
+			if r.Lo < rs[j].Lo {
+				out = append(out, Range{r.Lo, rs[j].Lo})
+			}
+			r.Lo = rs[j].Hi
+			f.free -= int(rs[j].Len())
+			j++
+		}
+		if r.Lo < r.Hi {
+			out = append(out, r)
+		}
+	}
+	f.tmp, f.runs = f.runs, out
+}
+
 // takeNode takes need free processors in [lo, hi) (a node's processors,
 // which must have that many free), lowest first, and appends them to dst,
 // extending its last range where they continue it.

@@ -1,7 +1,9 @@
 package cluster
 
 import (
+	"math/rand/v2"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -109,5 +111,118 @@ func TestFastNodes(t *testing.T) {
 	a.Release([]Range{{0, 2}, {3, 5}})
 	if got, ok = a.Alloc(2, nil); !ok || !slices.Equal(got, []Range{{0, 2}}) {
 		t.Fatalf("Alloc(2) = %v; want [0,2)", got)
+	}
+}
+
+// refFastNodes is FastNodes as it was first written: τ by sorting every
+// free processor's factor, the eligible runs by scanning the free runs.
+type refFastNodes struct {
+	Contiguous
+	slow []float64
+	ppn  int
+}
+
+func (a *refFastNodes) Alloc(n int, dst []Range) ([]Range, bool) {
+	if n <= a.ppn || n > a.free {
+		return a.Contiguous.Alloc(n, dst)
+	}
+	var fs []float64
+	for _, r := range a.runs {
+		fs = append(fs, a.slow[r.Lo:r.Hi]...)
+	}
+	slices.Sort(fs)
+	tau := fs[n-1]
+	var pick []Range
+	for _, r := range a.runs {
+		for p := r.Lo; p < r.Hi; p++ {
+			if a.slow[p] > tau {
+				continue
+			}
+			if m := len(pick); m > 0 && pick[m-1].Hi == p {
+				pick[m-1].Hi++
+			} else {
+				pick = append(pick, Range{p, p + 1})
+			}
+		}
+	}
+	take := func(r Range) {
+		i := sort.Search(len(a.runs), func(k int) bool { return a.runs[k].Hi > r.Lo })
+		a.take(i, r.Lo, r.Len())
+	}
+	for _, r := range pick {
+		if int(r.Len()) >= n {
+			take(Range{r.Lo, r.Lo + int32(n)})
+			return append(dst, Range{r.Lo, r.Lo + int32(n)}), true
+		}
+	}
+	left := int32(n)
+	for _, r := range pick {
+		k := min(left, r.Len())
+		take(Range{r.Lo, r.Lo + k})
+		dst = append(dst, Range{r.Lo, r.Lo + k})
+		if left -= k; left == 0 {
+			break
+		}
+	}
+	return dst, true
+}
+
+// FastNodes (the walk in factor order, or the scan) places every job as
+// the first version did, on random machines: per-node factors with ties
+// and slow nodes, jobs of every width, releases in random order, loads
+// from empty to full (so both ways of finding τ run).
+func TestFastNodesMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	walks := 0
+	for trial := range 300 {
+		ppn := 1 + rng.IntN(4)
+		nodes := 1 + rng.IntN(200)
+		procs := nodes * ppn
+		slow := make([]float64, procs)
+		levels := 1 + rng.IntN(12)
+		for nd := range nodes {
+			f := 1 + float64(rng.IntN(levels))/50
+			if rng.IntN(16) == 0 {
+				f = 1.2
+			}
+			for p := nd * ppn; p < (nd+1)*ppn; p++ {
+				slow[p] = f
+			}
+		}
+		got, err := NewFastNodes(PlacementConfig{Procs: procs, ProcsPerNode: ppn, Slow: slow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast := got.(*FastNodes)
+		ref := &refFastNodes{Contiguous{newFreeList(procs)}, slow, ppn}
+		var held [][]Range
+		for step := range 400 {
+			if len(held) > 0 && (rng.IntN(2) == 0 || fast.Free() == 0) {
+				k := rng.IntN(len(held))
+				fast.Release(held[k])
+				ref.Release(held[k])
+				held = slices.Delete(held, k, k+1)
+				continue
+			}
+			n := 1 + rng.IntN(max(1, min(procs, 3*fast.Free()/2)))
+			if rng.IntN(3) == 0 {
+				n = 1 + rng.IntN(2*ppn)
+			}
+			before := fast.Free()
+			a, okA := fast.Alloc(n, nil)
+			b, okB := ref.Alloc(n, nil)
+			if okA != okB || !slices.Equal(a, b) || fast.Free() != ref.Free() {
+				t.Fatalf("trial %d step %d: Alloc(%d) with %d free = %v %v; first version %v %v", trial, step, n, before, a, okA, b, okB)
+			}
+			if okA {
+				held = append(held, a)
+				if n > ppn && n < before/4 {
+					walks++
+				}
+			}
+		}
+	}
+	if walks < 1000 {
+		t.Fatalf("only %d narrow-for-the-free-count wide jobs", walks)
 	}
 }

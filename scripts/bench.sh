@@ -60,6 +60,11 @@ rows=(
 	# (the default for an SWF trace), RICC in nodes of 8.
 	"CEA-Curie|$cea|--suspend-after 600 --resume-time 300"
 	"RICC|$ricc|--policy conservative --suspend-after 600 --resume-time 300 --procs-per-node 8"
+	# Weighted multifactor priority: most submits land inside the queue
+	# (DESIGN.md, "Enqueue inside the wait queue"); fast-nodes placement
+	# under node speeds (docs/variability.md, "Speed").
+	"RICC|$ricc|--priority multifactor --slurm-set PriorityWeightAge=1000;PriorityWeightFairshare=10000;PriorityWeightJobSize=100;PriorityDecayHalfLife=7-0;PriorityCalcPeriod=5"
+	"RICC|$ricc|--placement fastnodes --node-speed-sd 0.03"
 )
 # Conservative backfilling on every other shared trace (issue 18 bounds it
 # at 3× plain EASY on each).

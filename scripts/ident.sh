@@ -41,6 +41,7 @@ configs=(
 	"mf-weights-slurmbf|--policy slurm-backfill --priority multifactor --slurm-set PriorityWeightAge=1000;PriorityWeightFairshare=10000;PriorityWeightJobSize=100;PriorityDecayHalfLife=7-0;PriorityCalcPeriod=5"
 	"mf-weights-dr|--priority multifactor --slurm-set PriorityWeightAge=1000;PriorityWeightFairshare=10000;PriorityWeightJobSize=100 --dvfs dr --dr-ratio 0.25"
 	"sef-cons|--policy conservative --order sef"
+	"fastnodes|--placement fastnodes --node-speed-sd 0.03 --slow-nodes 0.0625:1.2 --procs-per-node 4"
 	"slurm-backfill|--policy slurm-backfill"
 	"variability|--node-speed-sd 0.03 --slow-nodes 0.05:1.1 --dvfs dr --dr-ratio 0.25"
 )
