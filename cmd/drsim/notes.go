@@ -34,3 +34,14 @@ func noteMachine(w io.Writer, spec sim.Spec, tr *workloads.Trace) {
 			spec.Trace, tr.MachineProcs)
 	}
 }
+
+// noteNodePower says on w that node power saving runs on nodes of one
+// processor when --suspend-after is given without --procs-per-node or a
+// machine file: every processor is then suspended and booted on its own
+// (a trace gives no node size), which is seldom the machine meant and is
+// slow on large machines (CEA-Curie: 93,312 nodes, 58 M boots).
+func noteNodePower(w io.Writer, spec sim.Spec, ppnSet bool) {
+	if spec.SuspendAfter > 0 && spec.Machine == "" && !ppnSet && spec.ProcsPerNode <= 1 {
+		fmt.Fprintln(w, "drsim: note: --suspend-after powers off nodes of one processor each (no --procs-per-node or --machine): give --procs-per-node with the machine's processors per node for node-level power saving")
+	}
+}

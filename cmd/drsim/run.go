@@ -44,6 +44,7 @@ var runCommand = &cli.Command{
 		defer closeTrace()
 		noteMachine(c.App.ErrWriter, spec, tr) // notes.go
 		noteModels(c.App.ErrWriter, specExtrapolations(spec))
+		noteNodePower(c.App.ErrWriter, spec, c.IsSet("procs-per-node"))
 		out, err := newRunOutputs(c.String("out"), c.Bool("force"))
 		if err != nil {
 			return err

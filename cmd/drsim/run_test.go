@@ -140,3 +140,29 @@ func TestProfileFlags(t *testing.T) {
 		}
 	}
 }
+
+// --suspend-after without a node size notes that every processor is a
+// node; with --procs-per-node (even 1, said outright) or a machine file it
+// does not.
+func TestRunNodePowerNote(t *testing.T) {
+	note := "drsim: note: --suspend-after powers off nodes of one processor each"
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"--suspend-after", "600"}, true},
+		{[]string{"--suspend-after", "600", "--procs-per-node", "4"}, false},
+		{[]string{"--suspend-after", "600", "--procs-per-node", "1"}, false},
+		{[]string{"--procs-per-node", "4"}, false},
+		{nil, false},
+	} {
+		var out, stderr bytes.Buffer
+		args := append([]string{"drsim", "run", "--jobs", "200", "--powercap", "performance"}, tc.args...)
+		if err := newApp(&out, &stderr).Run(args); err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if got := strings.Count(stderr.String(), note); got != map[bool]int{true: 1}[tc.want] {
+			t.Errorf("%v: the note said %d times, want it %v (stderr %q)", tc.args, got, tc.want, stderr.String())
+		}
+	}
+}
