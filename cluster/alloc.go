@@ -19,6 +19,13 @@ type Allocator interface {
 	Release(rs []Range)
 }
 
+// FactorReader is an Allocator that keeps state derived from
+// PlacementConfig.Slow: whoever changes those factors in place (node
+// drift) calls FactorsChanged after.
+type FactorReader interface {
+	FactorsChanged()
+}
+
 // PlacementConfig configures a placement. Its zero value is invalid only in
 // Procs, which must be positive.
 type PlacementConfig struct {

@@ -38,34 +38,51 @@ type FastNodes struct {
 	pick   []Range
 }
 
-var _ Allocator = (*FastNodes)(nil)
+var (
+	_ Allocator    = (*FastNodes)(nil)
+	_ FactorReader = (*FastNodes)(nil)
+)
 
 // NewFastNodes returns the fast-nodes placement.
 func NewFastNodes(cfg PlacementConfig) (Allocator, error) {
 	a := &FastNodes{Contiguous: Contiguous{newFreeList(cfg.Procs)}, slow: cfg.Slow, ppn: max(cfg.ProcsPerNode, 1)}
 	if a.slow != nil {
 		n := cfg.Procs
-		a.order = make([]int32, n)
+		a.order, a.rankOf, a.tieEnd = make([]int32, n), make([]int32, n), make([]int32, n)
 		for p := range a.order {
 			a.order[p] = int32(p)
 		}
-		slices.SortStableFunc(a.order, func(x, y int32) int { return cmp.Compare(a.slow[x], a.slow[y]) })
-		a.rankOf, a.tieEnd = make([]int32, n), make([]int32, n)
-		for r, p := range a.order {
-			a.rankOf[p] = int32(r)
-		}
-		for r := n - 1; r >= 0; r-- {
-			if r == n-1 || a.slow[a.order[r+1]] != a.slow[a.order[r]] {
-				a.tieEnd[r] = int32(r + 1)
-			} else {
-				a.tieEnd[r] = a.tieEnd[r+1]
-			}
-		}
 		words := (n + 63) / 64
 		a.freeR, a.mark = make([]uint64, words), make([]uint64, words)
-		setBits(a.freeR, Range{0, int32(n)}, true)
+		a.FactorsChanged()
 	}
 	return a, nil
+}
+
+// FactorsChanged ranks the processors by their factors again (drift
+// changes them in place, cluster.FactorReader) and marks the free ones'
+// ranks: O(P log P), once per drift step.
+func (a *FastNodes) FactorsChanged() {
+	if a.slow == nil {
+		return
+	}
+	n := len(a.order)
+	for p := range a.order {
+		a.order[p] = int32(p)
+	}
+	slices.SortStableFunc(a.order, func(x, y int32) int { return cmp.Compare(a.slow[x], a.slow[y]) })
+	for r, p := range a.order {
+		a.rankOf[p] = int32(r)
+	}
+	for r := n - 1; r >= 0; r-- {
+		if r == n-1 || a.slow[a.order[r+1]] != a.slow[a.order[r]] {
+			a.tieEnd[r] = int32(r + 1)
+		} else {
+			a.tieEnd[r] = a.tieEnd[r+1]
+		}
+	}
+	clear(a.freeR)
+	a.markRanks(a.runs, true)
 }
 
 func (*FastNodes) Name() string { return "fastnodes" }

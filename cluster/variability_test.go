@@ -167,13 +167,13 @@ func (a *refFastNodes) Alloc(n int, dst []Range) ([]Range, bool) {
 	return dst, true
 }
 
-// FastNodes (the walk in factor order, or the scan) places every job as
-// the first version did, on random machines: per-node factors with ties
-// and slow nodes, jobs of every width, releases in random order, loads
-// from empty to full (so both ways of finding τ run).
+// FastNodes places every job as the first version did, on random
+// machines: per-node factors with ties and slow nodes, changed in place
+// now and then (drift, FactorsChanged), jobs of every width, releases in
+// random order, loads from empty to full.
 func TestFastNodesMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
-	walks := 0
+	walks, drifts := 0, 0
 	for trial := range 300 {
 		ppn := 1 + rng.IntN(4)
 		nodes := 1 + rng.IntN(200)
@@ -197,6 +197,18 @@ func TestFastNodesMatchesReference(t *testing.T) {
 		ref := &refFastNodes{Contiguous{newFreeList(procs)}, slow, ppn}
 		var held [][]Range
 		for step := range 400 {
+			if rng.IntN(40) == 0 {
+				// drift: a node range slows down in place (both read slow)
+				lo := rng.IntN(nodes)
+				hi := lo + 1 + rng.IntN(nodes-lo)
+				f := []float64{1.02, 1.1, 1.2}[rng.IntN(3)]
+				for p := lo * ppn; p < hi*ppn; p++ {
+					slow[p] *= f
+				}
+				fast.FactorsChanged()
+				drifts++
+				continue
+			}
 			if len(held) > 0 && (rng.IntN(2) == 0 || fast.Free() == 0) {
 				k := rng.IntN(len(held))
 				fast.Release(held[k])
@@ -222,7 +234,7 @@ func TestFastNodesMatchesReference(t *testing.T) {
 			}
 		}
 	}
-	if walks < 1000 {
-		t.Fatalf("only %d narrow-for-the-free-count wide jobs", walks)
+	if walks < 1000 || drifts < 1000 {
+		t.Fatalf("only %d narrow-for-the-free-count wide jobs, %d drift steps", walks, drifts)
 	}
 }

@@ -292,7 +292,8 @@ type Engine struct {
 	sPre, bMax  []float64 // prefix sums of vSlow; its maxima per block of vBlock
 	driftIdx    int       // next Config.Drift step
 	slowViews   []slowView
-	nl          *nodeLoad // node-level power (nodeload.go); nil without
+	factorRdrs  []cluster.FactorReader // allocators told when drift changes the factors
+	nl          *nodeLoad              // node-level power (nodeload.go); nil without
 }
 
 // New validates cfg and builds an engine.
@@ -333,6 +334,7 @@ func New(cfg Config) (*Engine, error) {
 		if err != nil {
 			return nil, err
 		}
+		e.watchFactors(e.alloc)
 	}
 	if e.cfg.Check && e.parts == nil {
 		e.checked = newCheckedAlloc(e, e.alloc)

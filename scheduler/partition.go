@@ -137,6 +137,7 @@ func (e *Engine) initParts() error {
 		if err != nil {
 			return err
 		}
+		e.watchFactors(inner) // variability.go
 		s := partState{Part: p, changed: true}
 		if s.policy, err = Policies.New(defaultStr(c.Policy, "easy")); err != nil {
 			return err

@@ -3,6 +3,8 @@ package scheduler
 import (
 	"fmt"
 	"math"
+
+	"drsim/cluster"
 )
 
 // Per-node variability (issue 17; Config.ProcVar). Each processor carries
@@ -196,6 +198,17 @@ func (e *Engine) applyDrift(now float64) {
 				}
 			}
 		}
+		for _, a := range e.factorRdrs {
+			a.FactorsChanged()
+		}
+	}
+}
+
+// watchFactors keeps a, if it derives state from the time factors
+// (cluster.FactorReader: fastnodes' ranking), to be told of drift.
+func (e *Engine) watchFactors(a cluster.Allocator) {
+	if r, ok := a.(cluster.FactorReader); ok && e.vSlow != nil {
+		e.factorRdrs = append(e.factorRdrs, r)
 	}
 }
 

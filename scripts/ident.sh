@@ -42,6 +42,7 @@ configs=(
 	"mf-weights-dr|--priority multifactor --slurm-set PriorityWeightAge=1000;PriorityWeightFairshare=10000;PriorityWeightJobSize=100 --dvfs dr --dr-ratio 0.25"
 	"sef-cons|--policy conservative --order sef"
 	"fastnodes|--placement fastnodes --node-speed-sd 0.03 --slow-nodes 0.0625:1.2 --procs-per-node 4"
+	"fastnodes-drift|--placement fastnodes --node-speed-sd 0.03 --node-drift 0@86400:1.3,3@86400:1.2,7@2592000:1.5,12@2592000:1.1"
 	"slurm-backfill|--policy slurm-backfill"
 	"variability|--node-speed-sd 0.03 --slow-nodes 0.05:1.1 --dvfs dr --dr-ratio 0.25"
 )
