@@ -325,7 +325,7 @@ func (w *waitQueue) rebuildFrom(lo int) {
 	w.group.resizeFrom(g0, ng)
 	for g := g0; g < ng; g++ {
 		lo, hi := g<<groupShift, min((g+1)<<groupShift, n)
-		w.group.procs[g], w.group.est[g] = minProcs16(w.procs[lo:hi]), minEst16(w.est[lo:hi])
+		w.group.procs[g], w.group.est[g] = min16(w.procs[lo:hi], math.MaxInt32), min16(w.est[lo:hi], math.Inf(1))
 	}
 	const per = blockShift - groupShift
 	nb := (ng + 1<<per - 1) >> per
@@ -344,39 +344,22 @@ func (w *waitQueue) rebuildFrom(lo int) {
 	}
 }
 
-// minProcs16 is the least of ps (math.MaxInt32 when empty). A whole group
-// is read in four interleaved chains of minima, which the processor
-// overlaps (one chain waits on each compare); min over a set does not
-// depend on the order it is taken in.
-func minProcs16(ps []int32) int32 {
-	if len(ps) == 1<<groupShift {
-		ps := (*[1 << groupShift]int32)(ps)
-		a, b, c, d := min(ps[0], ps[1]), min(ps[2], ps[3]), min(ps[4], ps[5]), min(ps[6], ps[7])
-		a, b, c, d = min(a, ps[8]), min(b, ps[9]), min(c, ps[10]), min(d, ps[11])
-		a, b, c, d = min(a, ps[12]), min(b, ps[13]), min(c, ps[14]), min(d, ps[15])
+// min16 is the least of xs (empty when xs is). A whole group is read in
+// four interleaved chains of minima, which the processor overlaps (one
+// chain waits on each compare). Go's min over a set does not depend on
+// the order it is taken in (NaN if any value is, -0 below +0), so the
+// chains give the one-at-a-time loop's value exactly.
+func min16[T int32 | float64](xs []T, empty T) T {
+	if len(xs) == 1<<groupShift {
+		xs := (*[1 << groupShift]T)(xs)
+		a, b, c, d := min(xs[0], xs[1]), min(xs[2], xs[3]), min(xs[4], xs[5]), min(xs[6], xs[7])
+		a, b, c, d = min(a, xs[8]), min(b, xs[9]), min(c, xs[10]), min(d, xs[11])
+		a, b, c, d = min(a, xs[12]), min(b, xs[13]), min(c, xs[14]), min(d, xs[15])
 		return min(a, b, c, d)
 	}
-	m := int32(math.MaxInt32)
-	for _, p := range ps {
-		m = min(m, p)
-	}
-	return m
-}
-
-// minEst16 is minProcs16 for estimates (+Inf when empty). Go's min is
-// NaN if any value is and orders -0 below +0 whatever the order of its
-// arguments, so the chains give the one-at-a-time loop's value exactly.
-func minEst16(es []float64) float64 {
-	if len(es) == 1<<groupShift {
-		es := (*[1 << groupShift]float64)(es)
-		a, b, c, d := min(es[0], es[1]), min(es[2], es[3]), min(es[4], es[5]), min(es[6], es[7])
-		a, b, c, d = min(a, es[8]), min(b, es[9]), min(c, es[10]), min(d, es[11])
-		a, b, c, d = min(a, es[12]), min(b, es[13]), min(c, es[14]), min(d, es[15])
-		return min(a, b, c, d)
-	}
-	m := math.Inf(1)
-	for _, e := range es {
-		m = min(m, e)
+	m := empty
+	for _, x := range xs {
+		m = min(m, x)
 	}
 	return m
 }

@@ -147,11 +147,11 @@ func TestGroupMinima(t *testing.T) {
 		for i := range es {
 			me, mp = min(me, es[i]), min(mp, ps[i])
 		}
-		if got := minEst16(es); math.Float64bits(got) != math.Float64bits(me) && !(math.IsNaN(got) && math.IsNaN(me)) {
-			t.Fatalf("minEst16(%v) = %v, the loop gives %v", es, got, me)
+		if got := min16(es, math.Inf(1)); math.Float64bits(got) != math.Float64bits(me) && !(math.IsNaN(got) && math.IsNaN(me)) {
+			t.Fatalf("min16(%v) = %v, the loop gives %v", es, got, me)
 		}
-		if got := minProcs16(ps); got != mp {
-			t.Fatalf("minProcs16(%v) = %v, the loop gives %v", ps, got, mp)
+		if got := min16(ps, math.MaxInt32); got != mp {
+			t.Fatalf("min16(%v) = %v, the loop gives %v", ps, got, mp)
 		}
 	}
 }
