@@ -121,7 +121,7 @@ func TestNetworkIncremental(t *testing.T) {
 	if _, err := n.Add(6, []Flow{{0, 2}}); err != nil || n.Len() != 3 {
 		t.Fatalf("Add(6) after a refused add: %v, Len %d", err, n.Len())
 	}
-	if j := &n.jobs[n.idx[6]]; len(j.links) != 4 || slices.ContainsFunc(j.load, func(c int32) bool { return c != 1 }) {
+	if j := &n.jobs[n.idxOf(6)]; len(j.links) != 4 || slices.ContainsFunc(j.load, func(c int32) bool { return c != 1 }) {
 		t.Errorf("Add(6) after a refused add: links %v, loads %v; want 4 links of one flow each", j.links, j.load)
 	}
 	if ch := n.Remove(42); ch != nil || n.Len() != 3 {

@@ -133,13 +133,13 @@ func appendJobFlows(out []Flow, nodes []int32, pat Pattern) []Flow {
 // order), so the rates are bit-identical to walking every link; the test
 // TestNetworkMatchesReference checks that against the former solver.
 //
-// Jobs live in a dense table (a map only translates ids at the API), with
+// Jobs live in a dense table (jobIndex only translates ids at the API), with
 // their link lists reused when a slot is reused, so the hot path does not
 // allocate. Not safe for concurrent use.
 type Network struct {
 	t      *Topology
-	finite bool            // every link bandwidth is finite: no level is ever NaN (netsolve.go)
-	idx    map[int32]int32 // job id → index in jobs
+	finite bool     // every link bandwidth is finite: no level is ever NaN (netsolve.go)
+	idx    jobIndex // job id → index in jobs (netindex.go)
 	jobs   []netJob
 	free   []int32 // unused indices of jobs
 	// Links are numbered densely in the order the network first routes
@@ -213,7 +213,7 @@ func NewNetwork(t *Topology) *Network {
 	for _, l := range t.links {
 		finite = finite && !math.IsInf(l.BW, 0) && !math.IsNaN(l.BW)
 	}
-	return &Network{t: t, idx: map[int32]int32{}, dense: dense, count: make([]int32, len(t.links)), cache: make([]routeEntry, routeCacheSize), finite: finite}
+	return &Network{t: t, dense: dense, count: make([]int32, len(t.links)), cache: make([]routeEntry, routeCacheSize), finite: finite}
 }
 
 // denseOf returns the dense number of topology link l, numbering it on
@@ -246,14 +246,14 @@ func (n *Network) newDense(l int32) int32 {
 // its rate alone on the network, so contention from other jobs only. 1 for
 // unknown jobs and jobs without flows. Pass it to CommRatio or AppRatio.
 func (n *Network) Share(job int32) float64 {
-	if k, ok := n.idx[job]; ok {
+	if k, ok := n.idx.get(job); ok {
 		return n.jobs[k].share
 	}
 	return 1
 }
 
 // Len is the number of jobs in the network.
-func (n *Network) Len() int { return len(n.idx) }
+func (n *Network) Len() int { return n.idx.len() }
 
 // AddJob is Add(job, JobFlows(nodes, pat)) after checking the nodes. The
 // links of recent placements are cached by canonical form and pattern
@@ -261,7 +261,7 @@ func (n *Network) Len() int { return len(n.idx) }
 // ran, or on a translate of its placement (Topology.Canonical), is not
 // routed again: the cached links are moved to its corner.
 func (n *Network) AddJob(job int32, nodes []int32, pat Pattern) ([]int32, error) {
-	if _, dup := n.idx[job]; dup {
+	if _, dup := n.idx.get(job); dup {
 		return nil, fmt.Errorf("netmodel: job %d is already in the network", job)
 	}
 	if err := n.t.CheckNodes(nodes); err != nil {
@@ -347,7 +347,7 @@ const routeCacheSize = 1 << 12 // placements, a power of two
 // changed, sorted, always including job itself. The returned slice is
 // valid until the next Add or Remove.
 func (n *Network) Add(job int32, flows []Flow) ([]int32, error) {
-	if _, dup := n.idx[job]; dup {
+	if _, dup := n.idx.get(job); dup {
 		return nil, fmt.Errorf("netmodel: job %d is already in the network", job)
 	}
 	for _, f := range flows {
@@ -482,7 +482,7 @@ func (n *Network) insert(k int32) []int32 {
 	if len(n.pairs) > 0 {
 		n.listPairs(k)
 	}
-	n.idx[j.id] = k
+	n.idx.set(j.id, k)
 	comp := n.join(k)
 	if len(j.shared) > 0 && n.inert(k) {
 		// No other rate can move (netskip.go), and k's may follow from
@@ -516,11 +516,11 @@ func (n *Network) insert(k int32) []int32 {
 // whose share changed, sorted (valid until the next Add or Remove).
 // Removing an unknown job is a no-op.
 func (n *Network) Remove(job int32) []int32 {
-	k, ok := n.idx[job]
+	k, ok := n.idx.get(job)
 	if !ok {
 		return nil
 	}
-	delete(n.idx, job)
+	n.idx.del(job)
 	n.free = append(n.free, k)
 	j := &n.jobs[k]
 	if j.dirty {

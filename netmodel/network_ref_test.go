@@ -450,7 +450,7 @@ func (n *Network) checkComponents() (slack int, err error) {
 	// Each live job is listed once on each of its links with its flows
 	// there: it is found on each, and there are no more entries than that.
 	entries, crossed := 0, 0
-	for _, k := range n.idx {
+	for _, k := range n.idx.all() {
 		for i, l := range n.jobs[k].links {
 			p := slices.IndexFunc(n.linkJobs[l], func(u linkUse) bool { return u.k == k })
 			if p < 0 || n.linkJobs[l][p].n != n.jobs[k].load[i] {
@@ -491,7 +491,7 @@ func (n *Network) checkComponents() (slack int, err error) {
 		sum := int32(0)
 		for p, u := range lj {
 			sum += u.n
-			if id := n.jobs[u.k].id; id < 0 || n.idx[id] != u.k {
+			if id := n.jobs[u.k].id; id < 0 || !n.idxIs(id, u.k) {
 				return 0, fmt.Errorf("link %d entry %d: job index %d is not in the network", l, p, u.k)
 			}
 		}
@@ -502,7 +502,7 @@ func (n *Network) checkComponents() (slack int, err error) {
 	}
 	// A job's shared list, unless it is to be reclassified, holds its tight
 	// links once each, with its loads there.
-	for _, k := range n.idx {
+	for _, k := range n.idx.all() {
 		j := &n.jobs[k]
 		if j.dirty {
 			continue
@@ -542,7 +542,7 @@ func (n *Network) checkComponents() (slack int, err error) {
 	}
 	root := map[int32]int32{} // union-find root → kept component
 	seen := map[int32]bool{}
-	for id, k := range n.idx {
+	for id, k := range n.idx.all() {
 		c := n.jobs[k].comp
 		if c < 0 || int(c) >= len(n.comps) {
 			return 0, fmt.Errorf("job %d: component %d out of range", id, c)
@@ -572,8 +572,8 @@ func (n *Network) checkComponents() (slack int, err error) {
 			return 0, fmt.Errorf("component %d holds %d connected components and is not loose", c, r)
 		}
 	}
-	if total != len(n.idx) {
-		return 0, fmt.Errorf("%d jobs in %d components, want %d jobs", total, len(seen), len(n.idx))
+	if total != n.idx.len() {
+		return 0, fmt.Errorf("%d jobs in %d components, want %d jobs", total, len(seen), n.idx.len())
 	}
 	for _, c := range n.freeComp {
 		if len(n.comps[c]) != 0 || seen[c] {
@@ -619,4 +619,16 @@ func (n *Network) checkShadow(l, r int32, depth int) error {
 		return n.checkShadow(r, d, depth+1)
 	}
 	return nil
+}
+
+// idxIs reports whether job id is held at index k.
+func (n *Network) idxIs(id, k int32) bool {
+	got, ok := n.idx.get(id)
+	return ok && got == k
+}
+
+// idxOf is job id's index (0 if absent).
+func (n *Network) idxOf(id int32) int32 {
+	k, _ := n.idx.get(id)
+	return k
 }
