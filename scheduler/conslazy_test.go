@@ -19,15 +19,15 @@ import (
 func TestConservativeLazyTailKeepsSchedule(t *testing.T) {
 	scheduler.Policies["conservative-full"] = scheduler.NewConservativeFull
 	defer delete(scheduler.Policies, "conservative-full")
-	skipped, started, mat, restore := scheduler.SetLazyTail(0)
+	skipped, started, mat, fails, restore := scheduler.SetLazyTail(0)
 	defer restore()
 	specs := []sim.Spec{{}, {Overrun: "extend"}, {Order: "sef", Overrun: "extend"}, {Pass: "event"},
-		{NodeSpeedSD: 0.05}, {Order: "sef", Pass: "event", Overrun: "extend"}}
+		{NodeSpeedSD: 0.05}, {Order: "sef", Pass: "event", Overrun: "extend"}, {Estimate: "run"}}
 	sameOnRandom(t, specs, 13, "conservative-full", "placing every job")
-	if *skipped == 0 || *started == 0 || *mat == 0 {
-		t.Fatalf("passes skipped %d jobs, started %d while skipping, materialised %d: each must be some", *skipped, *started, *mat)
+	if *skipped == 0 || *started == 0 || *mat == 0 || *fails == 0 {
+		t.Fatalf("passes skipped %d jobs, started %d while skipping, materialised %d, skipped %d without a search (a failed class): each must be some", *skipped, *started, *mat, *fails)
 	}
-	t.Logf("skipped %d jobs, started %d while skipping, materialised %d", *skipped, *started, *mat)
+	t.Logf("skipped %d jobs, started %d while skipping, materialised %d, skipped %d without a search", *skipped, *started, *mat, *fails)
 }
 
 // TestConservativeLazyTailTrace compares, on KTH-SP2 under --dvfs
@@ -40,13 +40,13 @@ func TestConservativeLazyTailTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	skipped, _, _, restore := scheduler.SetLazyTail(1000)
+	skipped, _, _, _, restore := scheduler.SetLazyTail(1000)
 	got, gst := jobsAndStats(t, s, "conservative", tr)
 	restore()
 	if *skipped == 0 {
 		t.Fatal("no pass skipped")
 	}
-	_, _, _, restore = scheduler.SetLazyTail(math.MaxInt)
+	_, _, _, _, restore = scheduler.SetLazyTail(math.MaxInt)
 	want, wst := jobsAndStats(t, s, "conservative", tr)
 	restore()
 	if !bytes.Equal(got, want) || gst != wst {
