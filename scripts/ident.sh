@@ -5,7 +5,7 @@
 # the build-identity keys) and stdout. Exit 1 on any difference.
 #
 #   OLD, NEW   drsim binaries (go build -o /tmp/drsim-old ./cmd/drsim at the base)
-#   quick      HPC2N, KTH, RICC and CEA-Curie (first 60,000 jobs), no RICC conservative (default)
+#   quick      HPC2N, KTH, RICC and CEA-Curie (first 60,000 jobs), no RICC conservative nor cons-* (default)
 #   full       all 11 traces in full under every configuration
 #
 # DRSIM_SHARED (default ../shared next to the repository) locates the traces.
@@ -41,6 +41,12 @@ configs=(
 	"mf-weights-slurmbf|--policy slurm-backfill --priority multifactor --slurm-set PriorityWeightAge=1000;PriorityWeightFairshare=10000;PriorityWeightJobSize=100;PriorityDecayHalfLife=7-0;PriorityCalcPeriod=5"
 	"mf-weights-dr|--priority multifactor --slurm-set PriorityWeightAge=1000;PriorityWeightFairshare=10000;PriorityWeightJobSize=100 --dvfs dr --dr-ratio 0.25"
 	"sef-cons|--policy conservative --order sef"
+	# Perfect estimates: long queues whose skipped jobs are mostly
+	# dominated by a class already without a start (conslazy.go, fails).
+	"cons-estrun|--policy conservative --estimate run"
+	# Conservative under a power limit: the power profile, op for op.
+	"cons-dvfs-dr|--policy conservative --dvfs dr --dr-ratio 0.25"
+	"cons-powercap-dr|--policy conservative --powercap dr --dr-ratio 0.25"
 	"fastnodes|--placement fastnodes --node-speed-sd 0.03 --slow-nodes 0.0625:1.2 --procs-per-node 4"
 	"fastnodes-drift|--placement fastnodes --node-speed-sd 0.03 --node-drift 0@86400:1.3,3@86400:1.2,7@2592000:1.5,12@2592000:1.1"
 	"slurm-backfill|--policy slurm-backfill"
@@ -67,7 +73,7 @@ for t in $traces; do
 		extra=""
 		if [ "$mode" != full ]; then
 			case "$base:$name" in
-			RICC*:conservative) continue ;;
+			RICC*:conservative | RICC*:cons-*) continue ;;
 			CEA*:*) extra="--jobs 60000" ;;
 			esac
 		fi
