@@ -417,6 +417,9 @@ func TestNetworkMatchesReference(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s step %d: %v", tp.Name, step, err)
 			}
+			if err := n.checkRouteCache(); err != nil {
+				t.Fatalf("%s step %d: %v", tp.Name, step, err)
+			}
 			slack += sl
 		}
 		skipped[0] += n.skipped[0]
@@ -631,4 +634,26 @@ func (n *Network) idxIs(id, k int32) bool {
 func (n *Network) idxOf(id int32) int32 {
 	k, _ := n.idx.get(id)
 	return k
+}
+
+// checkRouteCache requires the route cache's count of its lists' memory
+// to be their memory, and within routeCacheBytes.
+func (n *Network) checkRouteCache() error {
+	sum := 0
+	for i := range n.cache {
+		sum += n.cache[i].bytes()
+	}
+	if sum != n.cacheBytes || sum > routeCacheBytes {
+		return fmt.Errorf("route cache: %d bytes of lists, counted %d, bound %d", sum, n.cacheBytes, routeCacheBytes)
+	}
+	return nil
+}
+
+// TestNetworkMatchesReferenceSmallCache is TestNetworkMatchesReference
+// with a route cache of 4 KiB, so that most placements are not kept and
+// kept ones are let go: the same shares, and the bound held.
+func TestNetworkMatchesReferenceSmallCache(t *testing.T) {
+	defer func(b int) { routeCacheBytes = b }(routeCacheBytes)
+	routeCacheBytes = 4 << 10
+	TestNetworkMatchesReference(t)
 }
