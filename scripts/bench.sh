@@ -65,6 +65,9 @@ rows=(
 	# under node speeds (docs/variability.md, "Speed").
 	"RICC|$ricc|--priority multifactor --slurm-set PriorityWeightAge=1000;PriorityWeightFairshare=10000;PriorityWeightJobSize=100;PriorityDecayHalfLife=7-0;PriorityCalcPeriod=5"
 	"RICC|$ricc|--placement fastnodes --node-speed-sd 0.03"
+	# Perfect estimates (a common research setting): the overloaded
+	# queue's lazy tail (DESIGN.md, "Failed classes").
+	"RICC|$ricc|--policy conservative --estimate run"
 )
 # Conservative backfilling on every other shared trace (issue 18 bounds it
 # at 3× plain EASY on each).
