@@ -311,7 +311,7 @@ func (n *Network) AddJob(job int32, nodes []int32, pat Pattern) ([]int32, error)
 		lists = 3 // and glinks
 	}
 	if n.cacheBytes-old+4*(len(nodes)+lists*len(j.links)) > routeCacheBytes {
-		n.dropRoute(e)
+		n.dropRoute(e) // what would replace it would not fit
 		return changed, nil
 	}
 	e.used, e.pat, e.alone, e.lo = true, pat, j.alone, lo
@@ -327,16 +327,14 @@ func (n *Network) AddJob(job int32, nodes []int32, pat Pattern) ([]int32, error)
 		e.glinks = append(e.glinks[:0], n.route...)
 	}
 	e.load = append(e.load[:0], j.load...)
-	if n.cacheBytes-old+e.bytes() > routeCacheBytes { // the lists' capacities took it over
-		n.cacheBytes += e.bytes() - old
-		n.dropRoute(e)
-		return changed, nil
+	if n.cacheBytes += e.bytes() - old; n.cacheBytes > routeCacheBytes {
+		n.dropRoute(e) // the lists' capacities took it over
 	}
-	n.cacheBytes += e.bytes() - old
 	return changed, nil
 }
 
-// dropRoute empties route cache entry e and lets its lists go.
+// dropRoute empties route cache entry e, counted in cacheBytes, and lets
+// its lists go.
 func (n *Network) dropRoute(e *routeEntry) {
 	n.cacheBytes -= e.bytes()
 	*e = routeEntry{}
