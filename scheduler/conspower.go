@@ -212,15 +212,28 @@ func (m *powerMemo) reset() { m.n, m.next = 0, 0 }
 
 // lower returns the latest remembered start of a search that a job of
 // procs processors, w watts and dur seconds dominates (−Inf: none).
+//
+// Without a branch on the data (the tests mispredicted, a tenth of RICC
+// conservative under dvfs dr): each entry's start is taken as its
+// order-preserving integer key (floatKey: starts are never NaN) masked
+// to 0, below every key, unless the entry dominates, and the largest
+// key is the answer.
 func (m *powerMemo) lower(procs int, w, dur float64) float64 {
-	lb := math.Inf(-1)
+	best := floatKey(math.Inf(-1))
 	for i := range m.n {
 		e := &m.e[i]
-		if e.procs <= procs && e.w <= w && e.dur <= dur && e.at > lb {
-			lb = e.at
-		}
+		ok := b2u(e.procs <= procs) & b2u(e.w <= w) & b2u(e.dur <= dur)
+		best = max(best, floatKey(e.at)&-ok)
 	}
-	return lb
+	return keyFloat(best)
+}
+
+// b2u is 1 if b, else 0 (SETcc).
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // put remembers a search's answer.

@@ -129,3 +129,31 @@ func mapSlice[T, U any](xs []T, f func(T) U) []U {
 	}
 	return out
 }
+
+// powerMemo.lower, without branches, against the loop it replaced, on
+// random memos with ties, infinite starts and powers of every sign.
+func TestPowerMemoLower(t *testing.T) {
+	ref := func(m *powerMemo, procs int, w, dur float64) float64 {
+		lb := math.Inf(-1)
+		for i := range m.n {
+			e := &m.e[i]
+			if e.procs <= procs && e.w <= w && e.dur <= dur && e.at > lb {
+				lb = e.at
+			}
+		}
+		return lb
+	}
+	rng := rand.New(rand.NewPCG(4, 4))
+	pick := func(xs ...float64) float64 { return xs[rng.IntN(len(xs))] }
+	for trial := range 20000 {
+		var m powerMemo
+		for range rng.IntN(2 * powerMemoSize) {
+			m.put(rng.IntN(8), pick(0, 50, 100, -20, math.Inf(1), math.Inf(-1), math.NaN()), pick(0, 10, 60, 3600),
+				pick(0, 5, 17, 1e9, math.Inf(1), float64(rng.IntN(100))))
+		}
+		procs, w, dur := rng.IntN(9), pick(0, 50, 100, -20, 75, math.Inf(1), math.NaN()), pick(0, 10, 60, 100, 3600)
+		if got, want := m.lower(procs, w, dur), ref(&m, procs, w, dur); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("trial %d: lower(%d, %v, %v) = %v, want %v (memo %+v)", trial, procs, w, dur, got, want, m.e[:m.n])
+		}
+	}
+}
