@@ -119,7 +119,22 @@ func (v *View) NextBackfill(i, extra int, shadow float64) int {
 	// never hides a candidate; Fits and the exact test follow.
 	window := (shadow-v.Now)*(1+1e-12) + 1e-6
 	room := v.PowerHeadroom()*(1+1e-12) + 1e-9 // PowerFits's tolerance: an entry above it does not fit
-	return v.e.wq.nextBackfill(i, v.Free(), extra, window, room)
+	w := &v.e.wq
+	k := w.nextBackfill(i, v.Free(), extra, window, room)
+	if v.e.cfg.Check {
+		// the bounds and staircases skipped no entry the condition takes
+		end := k
+		if k < 0 {
+			end = len(w.slots)
+		}
+		for j := max(i, w.head); j < end; j++ {
+			if p := int(w.procs[j]); w.slots[j] >= 0 && p <= v.Free() && (p <= extra || w.est[j] <= window) && !(w.pw[j] > room) {
+				v.e.violate("backfill scan from queue position %d skipped position %d (job %d: %d processors, estimate %v) for %d", i, j, v.e.jobs[w.slots[j]].id, p, w.est[j], k)
+				break
+			}
+		}
+	}
+	return k
 }
 
 // Job returns the job at queue position i (from Next).

@@ -15,8 +15,13 @@ type waitQueue struct {
 	pw    []float64 // lower bound of the power a start adds (W; Engine.powerLow; -Inf: none)
 	group bounds    // per group of 16 entries
 	block bounds    // per block of 16 groups
-	live  int
-	head  int // no live entry before this index
+	// stairs and bstairs are the groups' and blocks' staircases of
+	// processors and estimates (waitq_stair.go), built when a backfill
+	// scan needs them.
+	stairs, bstairs []stair
+	stairBuf        []stairPt // scratch (buildBlockStair)
+	live            int
+	head            int // no live entry before this index
 	// dead is the lowest index of a tombstone (math.MaxInt when none; the
 	// zero value is also read as "maybe one at 0"). The bounds of the
 	// groups and blocks that end before it are what rebuild would give:
@@ -93,6 +98,7 @@ func (w *waitQueue) push(slot int32, procs int, est, pw float64) {
 	w.pw = append(w.pw, pw)
 	w.group.add(i>>groupShift, int32(procs), est)
 	w.block.add(i>>blockShift, int32(procs), est)
+	w.pushStairs(i, int32(procs), est)
 	w.live++
 }
 
@@ -107,6 +113,7 @@ func (w *waitQueue) remove(i int) {
 	w.procs[i] = math.MaxInt32
 	w.est[i] = math.Inf(1)
 	w.live--
+	w.removeStairs(i, p, e)
 	if g := i >> groupShift; p == w.group.procs[g] || e == w.group.est[g] {
 		w.group.stale[g] = true
 		if b := i >> blockShift; p == w.block.procs[b] || e == w.block.est[b] {
@@ -222,9 +229,21 @@ func (w *waitQueue) nextBackfill(i, free, extra int, window, room float64) int {
 	i = max(i, w.head)
 	n := len(w.slots)
 	fp, xp := int32(min(free, math.MaxInt32-1)), int32(min(extra, math.MaxInt32-1))
+	// A loose staircase (waitq_stair.go) whose range the scan enters and
+	// then leaves without a candidate is built again (pb, pg): then it
+	// rules the range out for the next scans with no more room.
+	pb, pg := -1, -1
 	// A start inside a block or group is checked against its bounds too.
 	for check := i < n && i&bMask != 0; i < n; check = false {
 		if i&bMask == 0 || check {
+			if pg >= 0 { // the scan left it (a boundary, or a skip to one)
+				buildGroupStair(w, pg, &w.stairs[pg])
+				pg = -1
+			}
+			if pb >= 0 {
+				buildBlockStair(w, pb, &w.bstairs[pb])
+				pb = -1
+			}
 			b := i >> blockShift
 			if w.block.stale[b] {
 				w.refreshBlock(b)
@@ -233,8 +252,18 @@ func (w *waitQueue) nextBackfill(i, free, extra int, window, room float64) int {
 				i = (i | bMask) + 1
 				continue
 			}
+			if out, loose := w.stairRulesOut(&w.bstairs, b, w.block.procs[b], fp, xp, window, buildBlockStair); out {
+				i = (i | bMask) + 1
+				continue
+			} else if loose {
+				pb = b
+			}
 		}
 		if i&gMask == 0 || check {
+			if pg >= 0 {
+				buildGroupStair(w, pg, &w.stairs[pg])
+				pg = -1
+			}
 			g := i >> groupShift
 			if w.group.stale[g] {
 				w.refreshGroup(g)
@@ -243,11 +272,23 @@ func (w *waitQueue) nextBackfill(i, free, extra int, window, room float64) int {
 				i = (i | gMask) + 1
 				continue
 			}
+			if out, loose := w.stairRulesOut(&w.stairs, g, w.group.procs[g], fp, xp, window, buildGroupStair); out {
+				i = (i | gMask) + 1
+				continue
+			} else if loose {
+				pg = g
+			}
 		}
 		if p := w.procs[i]; p <= fp && (p <= xp || w.est[i] <= window) && !(w.pw[i] > room) {
 			return i
 		}
 		i++
+	}
+	if pg >= 0 {
+		buildGroupStair(w, pg, &w.stairs[pg])
+	}
+	if pb >= 0 {
+		buildBlockStair(w, pb, &w.bstairs[pb])
 	}
 	return -1
 }
@@ -291,6 +332,7 @@ func (w *waitQueue) squeeze() int {
 // rebuildEst is rebuild for the estimates' bounds only (the estimates
 // moved; the processors' bounds stay as the scans left them).
 func (w *waitQueue) rebuildEst() {
+	w.dropStairs(0)
 	n := len(w.est)
 	ng := (n + 1<<groupShift - 1) >> groupShift
 	for g := range ng {
@@ -323,6 +365,7 @@ func (w *waitQueue) rebuildFrom(lo int) {
 	ng := (n + 1<<groupShift - 1) >> groupShift
 	g0 := min(lo>>groupShift, ng, len(w.group.procs))
 	w.group.resizeFrom(g0, ng)
+	w.dropStairs(g0)
 	for g := g0; g < ng; g++ {
 		lo, hi := g<<groupShift, min((g+1)<<groupShift, n)
 		w.group.procs[g], w.group.est[g] = min16(w.procs[lo:hi], math.MaxInt32), min16(w.est[lo:hi], math.Inf(1))

@@ -68,6 +68,11 @@ rows=(
 	# Perfect estimates (a common research setting): the overloaded
 	# queue's lazy tail (DESIGN.md, "Failed classes").
 	"RICC|$ricc|--policy conservative --estimate run"
+	# The powersave baselines of a DR study overload CEA-Curie (queues of
+	# weeks): EASY's backfill scan over ranges of the queue that hold no
+	# candidate (DESIGN.md, "Staircases").
+	"CEA-Curie|$cea|--powercap powersave"
+	"CEA-Curie|$cea|--dvfs powersave"
 )
 # Conservative backfilling on every other shared trace (issue 18 bounds it
 # at 3× plain EASY on each).
