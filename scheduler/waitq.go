@@ -314,14 +314,33 @@ func (w *waitQueue) compact() {
 // lowest index whose entry moved (len(w.slots) when none did). The
 // entries before it were not moved: the caller rebuilds from its group
 // (rebuildFrom).
+//
+// The live entries move a run at a time (copy, a memmove): after the
+// first tombstones, near the head where jobs start, a long queue is one
+// long run (CEA-Curie under --order sef --dvfs powersave, where every
+// submit lands inside a queue of weeks: squeeze was 29 % of the run,
+// moving each entry field by field).
 func (w *waitQueue) squeeze() int {
-	lo := min(w.dead, len(w.slots))
+	n := len(w.slots)
+	lo := min(w.dead, n)
 	k := lo
-	for i := lo; i < len(w.slots); i++ {
-		if s := w.slots[i]; s >= 0 {
-			w.slots[k], w.procs[k], w.est[k], w.pw[k] = s, w.procs[i], w.est[i], w.pw[i]
-			k++
+	slots := w.slots[:n]
+	for i := lo; i < n; {
+		for i < n && slots[i] < 0 {
+			i++
 		}
+		j := i
+		for j < n && slots[j] >= 0 {
+			j++
+		}
+		if k != i {
+			copy(slots[k:], slots[i:j])
+			copy(w.procs[k:], w.procs[i:j])
+			copy(w.est[k:], w.est[i:j])
+			copy(w.pw[k:], w.pw[i:j])
+		}
+		k += j - i
+		i = j
 	}
 	w.slots, w.procs, w.est, w.pw = w.slots[:k], w.procs[:k], w.est[:k], w.pw[:k]
 	w.head = 0
