@@ -21,9 +21,8 @@ import (
 // free processors lists them off the bitmap and shuffles the list
 // (allocLarge). Picks are put in order through a scratch bitmap (a sort
 // below sortMax); large draws and releases leave the tree stale for the
-// next small draw to rebuild; the bounded random numbers are drawn
-// through the generator's concrete type (intN). Every path draws what the
-// plain definition draws (TestScatteredMatchesReference).
+// next small draw to rebuild. Every path draws what the plain definition
+// draws (TestScatteredMatchesReference).
 //
 // Figures, the whole of CEA-Curie scattered: a bool per processor with a
 // Fenwick tree over processors, the shuffle's moved entries an array and
@@ -48,7 +47,7 @@ type Scattered struct {
 	// virtual list's draws read it: a large draw or release leaves it
 	// stale, and the next small draw rebuilds it.
 	stale bool
-	src   *rand.PCG
+	rng   *rand.Rand
 	// pick and js are a draw's picks and random positions, ids the list
 	// of free processors of allocLarge.
 	pick, js, ids []int32
@@ -78,7 +77,7 @@ func NewScattered(cfg PlacementConfig) (Allocator, error) {
 	}
 	s := &Scattered{total: n, free: n, words: make([]uint64, nw), tree: make([]int32, size+1),
 		mark: make([]uint64, nw),
-		src:  rand.NewPCG(cfg.Seed, 0x5ca7), swapped: make([]int32, n)}
+		rng:  rand.New(rand.NewPCG(cfg.Seed, 0x5ca7)), swapped: make([]int32, n)}
 	for i := range s.words {
 		s.words[i] = ^uint64(0)
 	}
@@ -98,25 +97,6 @@ func NewScattered(cfg PlacementConfig) (Allocator, error) {
 func (*Scattered) Name() string { return "scattered" }
 func (s *Scattered) Total() int { return s.total }
 func (s *Scattered) Free() int  { return s.free }
-
-// intN returns what rand.New(s.src).IntN(n) would (the same algorithm on
-// 64-bit platforms, and on 32-bit ones by math/rand/v2's design), through
-// the generator's concrete type: its Uint64 inlined, no interface call
-// (TestScatteredIntN).
-func (s *Scattered) intN(n int) int {
-	u := uint64(n)
-	if u&(u-1) == 0 {
-		return int(s.src.Uint64() & (u - 1))
-	}
-	hi, lo := bits.Mul64(s.src.Uint64(), u)
-	if lo < u {
-		thresh := -u % u
-		for lo < thresh {
-			hi, lo = bits.Mul64(s.src.Uint64(), u)
-		}
-	}
-	return int(hi)
-}
 
 // kth returns the free processor with k free processors below it
 // (0 ≤ k < free): the word it is in by a descent of the word tree, then
@@ -260,7 +240,7 @@ func (s *Scattered) Alloc(n int, dst []Range) ([]Range, bool) {
 	// them looked up together, four descents of the tree interleaved.
 	js := slices.Grow(s.js[:0], n)[:n]
 	for i := range js {
-		js[i] = int32(i + s.intN(s.free-i))
+		js[i] = int32(i + s.rng.IntN(s.free-i))
 	}
 	s.js = js
 	pick := slices.Grow(s.pick[:0], n)[:n]
@@ -357,7 +337,7 @@ func (s *Scattered) allocLarge(n int, dst []Range) []Range {
 		}
 	}
 	for i := 0; i < n; i++ {
-		j := i + s.intN(len(ids)-i)
+		j := i + s.rng.IntN(len(ids)-i)
 		ids[i], ids[j] = ids[j], ids[i]
 	}
 	s.ids = ids

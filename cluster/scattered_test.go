@@ -259,30 +259,3 @@ func TestSelect64(t *testing.T) {
 		}
 	}
 }
-
-// intN draws what rand.Rand's IntN draws from the same generator, for
-// bounds of every size, powers of two included, and bounds near 2⁶³
-// whose rejection loop runs.
-func TestScatteredIntN(t *testing.T) {
-	s := &Scattered{src: rand.NewPCG(5, 6)}
-	ref := rand.New(rand.NewPCG(5, 6))
-	rng := rand.New(rand.NewPCG(7, 8))
-	for i := 0; i < 200000; i++ {
-		var n int
-		switch i % 5 {
-		case 0:
-			n = 1 + rng.IntN(100)
-		case 1:
-			n = 1 << rng.IntN(63)
-		case 2:
-			n = 1 + rng.IntN(1<<20)
-		case 3:
-			n = 1<<62 + rng.IntN(1<<62) // lo < n for about a quarter of draws
-		default:
-			n = 1 + int(rng.Int64())
-		}
-		if got, want := s.intN(n), ref.IntN(n); got != want {
-			t.Fatalf("draw %d: intN(%d) = %d, want %d", i, n, got, want)
-		}
-	}
-}
