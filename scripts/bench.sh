@@ -70,9 +70,13 @@ rows=(
 	"RICC|$ricc|--policy conservative --estimate run"
 	# The powersave baselines of a DR study overload CEA-Curie (queues of
 	# weeks): EASY's backfill scan over ranges of the queue that hold no
-	# candidate (DESIGN.md, "Staircases").
+	# candidate (DESIGN.md, "Staircases"), and under shortest-first every
+	# submit lands inside the queue ("Enqueue inside the wait queue").
 	"CEA-Curie|$cea|--powercap powersave"
 	"CEA-Curie|$cea|--dvfs powersave"
+	"CEA-Curie|$cea|--order sef --dvfs powersave"
+	# Scattered placement on 93,312 processors (cluster/scattered.go).
+	"CEA-Curie|$cea|--placement scattered"
 )
 # Conservative backfilling on every other shared trace (issue 18 bounds it
 # at 3× plain EASY on each).
