@@ -26,7 +26,7 @@ func refCompact(w *waitQueue) {
 func refRebuild(w *waitQueue) {
 	w.group.reset()
 	w.block.reset()
-	w.stairs, w.bstairs = nil, nil // built again from the entries when needed
+	w.stairs, w.bstairs, w.stairHi, w.bstairHi = nil, nil, 0, 0 // built again from the entries when needed
 	for i, p := range w.procs {
 		w.group.add(i>>groupShift, p, w.est[i])
 		w.block.add(i>>blockShift, p, w.est[i])

@@ -104,14 +104,14 @@ func TestStairBoundsLeastEstimate(t *testing.T) {
 // takes. The staircases must rule out many ranges, loose ones among them.
 func TestWaitQueueStairsMatchScan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
-	outs, looseOuts, scans := 0, 0, 0
+	outs, looseOuts, scans, long := 0, 0, 0, 0
 	for trial := range 40 {
 		var w waitQueue
 		maxP := 8 + rng.IntN(120)
-		steps := 500 + rng.IntN(3000)
+		steps := 1500 + rng.IntN(3000)
 		for step := range steps {
 			switch x := rng.IntN(100); {
-			case x < 45:
+			case x < 55:
 				w.push(int32(step), 1+rng.IntN(maxP), float64(rng.IntN(1000)), float64(rng.IntN(100)))
 			case x < 70 && w.live > 0:
 				i := w.next(w.head+rng.IntN(len(w.slots)-w.head), math.MaxInt32-1)
@@ -177,6 +177,9 @@ func TestWaitQueueStairsMatchScan(t *testing.T) {
 						break
 					}
 				}
+				if w.live >= stairQueue {
+					long++ // a scan that uses the staircases
+				}
 				got := w.nextBackfill(from, fp, xp, win, room)
 				scans++
 				if got != want {
@@ -196,7 +199,10 @@ func TestWaitQueueStairsMatchScan(t *testing.T) {
 			}{{&w.stairs, groupShift, &w.group, buildGroupStair}, {&w.bstairs, blockShift, &w.block, buildBlockStair}} {
 				for k := range r.b.procs {
 					loose := k < len(*r.sts) && (*r.sts)[k].ok && (*r.sts)[k].loose
-					out, _ := w.stairRulesOut(r.sts, k, r.b.procs[k], int32(fp), int32(xp), win, r.build)
+					if k < len(*r.sts) && !(*r.sts)[k].ok && rng.IntN(2) == 0 {
+						r.build(&w, k, &(*r.sts)[k]) // as a scan's pending build
+					}
+					out, _ := w.stairRulesOut(r.sts, k, r.b.procs[k], int32(fp), int32(xp), win)
 					if !out {
 						continue
 					}
@@ -214,10 +220,10 @@ func TestWaitQueueStairsMatchScan(t *testing.T) {
 			}
 		}
 	}
-	if outs < 100000 || looseOuts < 1000 {
-		t.Fatalf("staircases ruled out %d ranges (%d loose ones) in %d scans: the test needs many", outs, looseOuts, scans)
+	if outs < 50000 || looseOuts < 1000 || long < scans/4 {
+		t.Fatalf("staircases ruled out %d ranges (%d loose ones) in %d scans, %d on queues long enough to use them: the test needs many", outs, looseOuts, scans, long)
 	}
 	if testing.Verbose() {
-		t.Logf("%d scans, %d ranges ruled out by staircases (%d loose)", scans, outs, looseOuts)
+		t.Logf("%d scans (%d on queues long enough to use staircases), %d ranges ruled out by staircases (%d loose)", scans, long, outs, looseOuts)
 	}
 }
