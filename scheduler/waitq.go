@@ -259,15 +259,9 @@ func (w *waitQueue) nextBackfill(i, free, extra int, window, room float64) int {
 				i = (i | bMask) + 1
 				continue
 			}
-			if stairs {
-				out, loose := w.stairRulesOut(&w.bstairs, b, w.block.procs[b], fp, xp, window)
-				if out {
-					i = (i | bMask) + 1
-					continue
-				}
-				if loose {
-					pb = b
-				}
+			if stairs && w.stairRulesOut(&w.bstairs, b, w.block.procs[b], fp, xp, window, &pb) {
+				i = (i | bMask) + 1
+				continue
 			}
 		}
 		if i&gMask == 0 || check {
@@ -283,15 +277,9 @@ func (w *waitQueue) nextBackfill(i, free, extra int, window, room float64) int {
 				i = (i | gMask) + 1
 				continue
 			}
-			if stairs {
-				out, loose := w.stairRulesOut(&w.stairs, g, w.group.procs[g], fp, xp, window)
-				if out {
-					i = (i | gMask) + 1
-					continue
-				}
-				if loose {
-					pg = g
-				}
+			if stairs && w.stairRulesOut(&w.stairs, g, w.group.procs[g], fp, xp, window, &pg) {
+				i = (i | gMask) + 1
+				continue
 			}
 		}
 		if p := w.procs[i]; p <= fp && (p <= xp || w.est[i] <= window) && !(w.pw[i] > room) {

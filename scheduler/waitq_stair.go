@@ -155,30 +155,32 @@ func (s *stair) insert(p int32, e float64) {
 
 // stairRulesOut reports whether range k of sts surely holds no entry with
 // at most fp processors and either at most xp processors or an estimate
-// of at most window (out); lo is a lower bound of the range's processors
-// (its bound). loose says that the range was not ruled out and that its
-// staircase is loose or missing: the caller builds it (build) if its scan
-// then leaves the range without a candidate.
-func (w *waitQueue) stairRulesOut(sts *[]stair, k int, lo, fp, xp int32, window float64) (out, loose bool) {
+// of at most window; lo is a lower bound of the range's processors (its
+// bound). When it does not rule the range out and the staircase is loose
+// or missing, it sets *pend to k: the caller records a wasted scan
+// (wasted) if it then leaves the range without a candidate.
+func (w *waitQueue) stairRulesOut(sts *[]stair, k int, lo, fp, xp int32, window float64, pend *int) bool {
 	if lo <= xp {
-		return false, false // an entry of at most xp (≤ fp) processors may be there
+		return false // an entry of at most xp (≤ fp) processors may be there
 	}
 	if k >= len(*sts) {
 		*sts = append(*sts, make([]stair, k+1-len(*sts))...)
 	}
 	s := &(*sts)[k]
 	if !s.ok {
-		// Not built: built only once a scan has entered the range and
-		// found nothing (the caller's pending build), as a loose one is.
-		// Most ranges a scan enters on a queue that is not overloaded
-		// hold a candidate, and building theirs cost plain EASY 5 % on
-		// CTC-SP2 and weighted multifactor 10 % on RICC.
-		return false, true
+		// Not built: built only after scans have entered the range and
+		// found nothing (wasted), as a loose one is. Most ranges a scan
+		// enters on a queue that is not overloaded hold a candidate.
+		*pend = k
+		return false
 	}
 	if !(s.lb(fp) <= window) {
-		return true, false
+		return true
 	}
-	return false, s.loose
+	if s.loose {
+		*pend = k
+	}
+	return false
 }
 
 // buildGroupStair computes group g's staircase from its entries.

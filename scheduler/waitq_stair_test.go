@@ -202,7 +202,8 @@ func TestWaitQueueStairsMatchScan(t *testing.T) {
 					if k < len(*r.sts) && !(*r.sts)[k].ok && rng.IntN(2) == 0 {
 						r.build(&w, k, &(*r.sts)[k]) // as a scan's pending build
 					}
-					out, _ := w.stairRulesOut(r.sts, k, r.b.procs[k], int32(fp), int32(xp), win)
+					var pend int
+					out := w.stairRulesOut(r.sts, k, r.b.procs[k], int32(fp), int32(xp), win, &pend)
 					if !out {
 						continue
 					}
