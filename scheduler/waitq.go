@@ -16,8 +16,8 @@ type waitQueue struct {
 	group bounds    // per group of 16 entries
 	block bounds    // per block of 16 groups
 	// stairs and bstairs are the groups' and blocks' staircases of
-	// processors and estimates (waitq_stair.go), built when a backfill
-	// scan needs them.
+	// processors and estimates (waitq_stair.go), built after backfill
+	// scans on long queues entered a range in vain a few times.
 	stairs, bstairs []stair
 	stairBuf        []stairPt // scratch (buildBlockStair)
 	// stairHi and bstairHi are past the last group and block whose

@@ -19,10 +19,11 @@ import (
 // the entries of at most free processors, the least estimate: a step
 // function of free, a staircase. Each group and block keeps the first
 // points of its staircase (stairK of them exactly; beyond those only the
-// range's least estimate), built when a scan first needs it, updated by
-// each entry that joins the range, and dropped when entries move or their
-// values are rewritten (rebuildFrom, rebuildEst). A block's is built from
-// its groups'. A start leaves its entry in the staircases: a point of a
+// range's least estimate), built once scans have entered the range and
+// left it without a candidate stairWaste times (only scans of queues of
+// stairQueue jobs or more use them), updated by each entry that joins the
+// range, and dropped when entries move or their values are rewritten
+// (rebuildFrom, rebuildEst). A block's is built from its groups'. A start leaves its entry in the staircases: a point of a
 // job that left can only make the least estimates lower, so a staircase
 // stays a lower bound and rules out no range that holds a candidate.
 // The entries' power (the room test) is not in it: that only rules out
