@@ -2,6 +2,8 @@ package scheduler
 
 import (
 	"math"
+	"math/bits"
+	"slices"
 
 	"drsim/cluster"
 )
@@ -56,7 +58,14 @@ type nodePlan struct {
 	cons         bool    // the partition places jobs by cluster.SelectCores (slurmCores)
 	need         gresNeed
 	resv         []bool
-	eff          []int32          // free cores of a node nobody reserved in that step, -1 for a reserved one (what fits reads)
+	eff          []int32          // free cores of a node nobody reserved in that step, -1 for a reserved one (what fitsGres reads)
+	// ok[k*words+w] holds, bit i%64 of word i/64, whether node i could
+	// give cores to a job counted in cores in step k: nobody reserved it
+	// and it has a free core (on an exclusive partition, every core).
+	// A node holds a job's cores over an interval only if it could in
+	// each step, so fits intersects the steps' sets.
+	ok    []uint64
+	words int
 	room         []int32          // per step (above)
 	end          float64          // the window's end: nothing is planned past it
 	seen         [bfSeen]bfAnswer // answers of this pass for jobs counted in cores (bfPlan.seen)
@@ -64,11 +73,16 @@ type nodePlan struct {
 	gseen        [bfSeen]gresAnswer // the same for GPU jobs
 	ngseen, grr  int
 	pick         []int32            // scratch: nodes of the current answer
+	both         []uint64           // scratch: the intersection fits takes
+	cand         []int32            // scratch: the nodes fits still merges
 	minFree      []int32            // scratch: a node's fewest free cores over an interval
 	usable       []bool             // scratch: the nodes a backfill start may use (cluster.ConsTres.Only)
 	minGPU       []int32            // scratch: a node's fewest free GPUs over an interval
 	only         []bool             // scratch: the nodes of pl.pick, for cluster.Gres.Only
 	takes        []cluster.NodeTake // scratch: cluster.SelectCores' answer
+	real         []cluster.NodeTake // scratch: its answer on the nodes' free cores now (placeable)
+	caps         []int              // mayFitNow's bounds, per step from the first
+	capAcc       []uint64           // the running intersection of ok up to the last of caps
 }
 
 // gresAnswer is one earliest answer of the current pass for a GPU job.
@@ -114,19 +128,33 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 	pl.nodes = p.Procs / p.Cores
 	pl.end = horizon
 	n := pl.nodes
+	pl.words = (n + 63) / 64
+	// Step 0: every core free, then the running jobs' taken away.
 	pl.at = append(pl.at[:0], now)
-	pl.free, pl.gfree = pl.free[:0], pl.gfree[:0]
+	pl.free, pl.gfree, pl.eff = pl.free[:0], pl.gfree[:0], pl.eff[:0]
 	for range n {
 		pl.free = append(pl.free, int32(pl.cores))
+		pl.eff = append(pl.eff, int32(pl.cores))
 		if pl.gres {
 			pl.gfree = append(pl.gfree, int32(p.GPUs))
 		}
 	}
+	pl.resv = growBool(pl.resv, n)
+	clear(pl.resv)
+	pl.room = append(pl.room[:0], int32(n*pl.cores))
+	pl.ok = grow64(pl.ok, pl.words)
+	for w := range pl.ok {
+		pl.ok[w] = math.MaxUint64
+	}
+	if r := n & 63; r != 0 {
+		pl.ok[pl.words-1] = 1<<r - 1
+	}
 	for k := range e.runs.Len() {
 		j := &e.jobs[e.runs.at(k).slot]
-		pl.addAlloc(0, j.alloc, j.gresGPUs, -1)
+		pl.addStep(0, j.alloc, j.gresGPUs, -1)
 	}
-	// Running jobs come in estimated-end order: each end opens a step.
+	// Running jobs come in estimated-end order: each end opens a step (a
+	// copy of the last), which gets the job's cores back.
 	for k := range e.runs.Len() {
 		r := e.runs.at(k)
 		t := max(rnd.up(r.estEnd), now)
@@ -137,32 +165,68 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 		if pl.at[last] != t {
 			pl.at = append(pl.at, t)
 			pl.free = append(pl.free, pl.free[last*n:(last+1)*n]...)
+			pl.eff = append(pl.eff, pl.eff[last*n:(last+1)*n]...)
+			pl.resv = append(pl.resv, pl.resv[last*n:(last+1)*n]...)
 			if pl.gres {
 				pl.gfree = append(pl.gfree, pl.gfree[last*n:(last+1)*n]...)
 			}
+			pl.room = append(pl.room, pl.room[last])
+			pl.ok = append(pl.ok, pl.ok[last*pl.words:(last+1)*pl.words]...)
 			last++
 		}
 		j := &e.jobs[r.slot]
-		pl.addAlloc(last, j.alloc, j.gresGPUs, 1)
+		pl.addStep(last, j.alloc, j.gresGPUs, 1)
 	}
 	pl.ready()
+	if e.cfg.Check {
+		pl.check(e)
+	}
 }
 
-// ready completes a plan whose steps (at, free, gfree) are set: nothing
-// reserved, no answers seen, scratch sized.
-func (pl *nodePlan) ready() {
+// derive sets a plan's resv, eff, ok and room from its steps (at, free,
+// gfree), nothing reserved: what reset builds step by step (the tests
+// build plans with it, and check compares with it).
+func (pl *nodePlan) derive() {
 	n := pl.nodes
-	pl.resv = pl.resv[:0]
-	for range pl.free {
-		pl.resv = append(pl.resv, false)
-	}
+	pl.resv = growBool(pl.resv, len(pl.free))
+	clear(pl.resv)
 	pl.eff = append(pl.eff[:0], pl.free...)
+	pl.words = (n + 63) / 64
+	pl.ok = grow64(pl.ok, len(pl.at)*pl.words)
+	clear(pl.ok)
 	pl.room = pl.room[:0]
 	for k := range pl.at {
-		pl.room = append(pl.room, pl.rowRoom(k))
+		var room int32
+		ok := pl.ok[k*pl.words : (k+1)*pl.words]
+		for i, f := range pl.free[k*n : (k+1)*n] {
+			if pl.gives(f) {
+				room += f
+				ok[i>>6] |= 1 << (i & 63)
+			}
+		}
+		pl.room = append(pl.room, room)
 	}
+}
+
+// check (--check) verifies that reset's eff, ok and room are derive's.
+func (pl *nodePlan) check(e *Engine) {
+	room, ok, eff := slices.Clone(pl.room), slices.Clone(pl.ok), slices.Clone(pl.eff)
+	pl.derive()
+	if !slices.Equal(room, pl.room) || !slices.Equal(ok, pl.ok) || !slices.Equal(eff, pl.eff) {
+		e.violate("slurm-backfill's node plan at %v: its room, usable nodes or free cores per step differ from a plan derived from its steps", pl.at[0])
+	}
+}
+
+// ready completes a plan whose steps and their derived state are set:
+// no answers seen, scratch sized.
+func (pl *nodePlan) ready() {
+	n := pl.nodes
+	pl.both = grow64(pl.both, pl.words)
+	pl.capAcc = grow64(pl.capAcc, pl.words)
+	pl.caps = pl.caps[:0]
 	pl.nseen, pl.rr, pl.ngseen, pl.grr = 0, 0, 0, 0
 	pl.minFree = grow32(pl.minFree, n)
+	pl.cand = grow32(pl.cand, n)[:0]
 	pl.usable = growBool(pl.usable, n)
 	if pl.gres {
 		pl.minGPU = grow32(pl.minGPU, n)
@@ -170,18 +234,11 @@ func (pl *nodePlan) ready() {
 	}
 }
 
-// sync recomputes step k's eff and room from its free cores and
-// reservations.
-func (pl *nodePlan) sync(k int) {
-	n := pl.nodes
-	row, rs, eff := pl.free[k*n:(k+1)*n], pl.resv[k*n:(k+1)*n], pl.eff[k*n:(k+1)*n]
-	for i, f := range row {
-		if rs[i] {
-			f = -1
-		}
-		eff[i] = f
-	}
-	pl.room[k] = pl.rowRoom(k)
+// gives reports whether a node nobody reserved with f free cores can
+// give a job counted in cores some: f > 0, and on an exclusive partition
+// every core free.
+func (pl *nodePlan) gives(f int32) bool {
+	return f > 0 && (!pl.exclusive || int(f) == pl.cores)
 }
 
 // rowRoom returns room[k] computed from step k's nodes.
@@ -190,83 +247,87 @@ func (pl *nodePlan) rowRoom(k int) int32 {
 	row, rs := pl.free[k*n:(k+1)*n], pl.resv[k*n:(k+1)*n]
 	var s int32
 	for i, f := range row {
-		if !rs[i] && f > 0 && (!pl.exclusive || int(f) == pl.cores) {
+		if !rs[i] && pl.gives(f) {
 			s += f
 		}
 	}
 	return s
 }
 
-// addAlloc adds sign × the cores of alloc on each node to step k, and
-// sign × gpus GPUs on each node it touches (a GPU job on a shared-core
-// partition; gpus is 0 for every other job).
-func (pl *nodePlan) addAlloc(k int, alloc []cluster.Range, gpus, sign int32) {
-	row := pl.free[k*pl.nodes : (k+1)*pl.nodes]
-	var grow []int32
-	if gpus > 0 && pl.gres {
-		grow = pl.gfree[k*pl.nodes : (k+1)*pl.nodes]
-	}
-	last := -1
-	for _, r := range alloc {
-		for p := int(r.Lo); p < int(r.Hi); {
-			node := (p - pl.lo) / pl.cores
-			next := min(int(r.Hi), pl.lo+(node+1)*pl.cores)
-			if node >= 0 && node < pl.nodes {
-				row[node] += sign * int32(next-p)
-				if grow != nil && node != last {
-					grow[node] += sign * gpus
-					last = node
-				}
-			}
-			p = next
-		}
-	}
-}
-
 // fits reports whether procs processors fit from step k for dur seconds,
-// leaving the nodes they would take, in index order, in pl.pick.
+// leaving the nodes they would take, in index order, in pl.pick, and in
+// pl.minFree the fewest free cores over the interval of each node that
+// could give some (on a shared-core partition, where SelectCores reads
+// every node, 0 for the others).
+//
+// The nodes that can give cores over the interval are those that could
+// in each of its steps (the intersection of the steps' ok sets): a
+// node's fewest free cores are above 0 (on an exclusive partition, all
+// its cores) only if its free cores are in every step, and nobody
+// reserved it in any. So an interval costs a word per 64 nodes per step,
+// plus the steps of the nodes left.
 func (pl *nodePlan) fits(k, procs int, dur float64) bool {
-	n := pl.nodes
+	n, nw := pl.nodes, pl.words
 	end := pl.at[k] + dur
 	pl.pick = pl.pick[:0]
 	if pl.need.nodes > 0 {
 		return pl.fitsGres(k, end)
 	}
-	minFree := pl.minFree[:n]
-	for i := range minFree {
-		minFree[i] = math.MaxInt32
+	both := pl.both[:nw]
+	copy(both, pl.ok[k*nw:(k+1)*nw])
+	m := k + 1
+	for ; m < len(pl.at) && pl.at[m] < end; m++ {
+		for w, x := range pl.ok[m*nw : (m+1)*nw] {
+			both[w] &= x
+		}
 	}
-	for m := k; m < len(pl.at) && (m == k || pl.at[m] < end); m++ {
-		got := 0
-		for i, e := range pl.eff[m*n : (m+1)*n] {
-			f := min(minFree[i], e) // -1 once reserved
-			minFree[i] = f
-			if f > 0 && (!pl.exclusive || int(f) == pl.cores) {
-				got += int(f)
+	count := 0
+	for _, x := range both {
+		count += bits.OnesCount64(x)
+	}
+	if count*pl.cores < procs {
+		return false
+	}
+	// The nodes left, in index order, with their fewest free cores.
+	cand, minFree, got := pl.cand[:0], pl.minFree[:n], 0
+	if pl.cons {
+		clear(minFree)
+	}
+	for w, x := range both {
+		for ; x != 0; x &= x - 1 {
+			i := w<<6 | bits.TrailingZeros64(x)
+			f := int32(pl.cores)
+			if !pl.exclusive {
+				for s := k; s < m; s++ {
+					f = min(f, pl.free[s*n+i])
+				}
 			}
+			cand = append(cand, int32(i))
+			minFree[i] = f
+			got += int(f)
 		}
-		if got < procs {
-			return false // later steps only take more away
-		}
+	}
+	pl.cand = cand
+	if got < procs {
+		return false
 	}
 	if pl.cons {
 		var ok bool
-		pl.takes, ok = cluster.SelectCores(minFree, nil, procs, pl.takes[:0]) // a reserved node's -1 is no free core
+		pl.takes, ok = cluster.SelectCores(minFree, nil, procs, pl.takes[:0])
 		for _, t := range pl.takes {
 			pl.pick = append(pl.pick, t.Node)
 		}
 		return ok
 	}
-	got := 0
-	for i := 0; i < n && got < procs; i++ {
-		f := int(pl.minFree[i])
-		if f <= 0 || pl.exclusive && f < pl.cores {
-			continue
+	got = 0
+	for _, i := range cand {
+		if got >= procs {
+			break
 		}
-		pl.pick = append(pl.pick, int32(i))
-		got += f
+		pl.pick = append(pl.pick, i)
+		got += int(minFree[i])
 	}
-	return got >= procs
+	return true
 }
 
 // fitsGres is fits for a GPU job (pl.need) over [at[k], end): the first
@@ -393,6 +454,10 @@ func (pl *nodePlan) split(t float64) int {
 	pl.room = append(pl.room, 0)
 	copy(pl.room[k+1:], pl.room[k:])
 	pl.room[k] = pl.room[k-1]
+	nw := pl.words
+	pl.ok = append(pl.ok, make([]uint64, nw)...)
+	copy(pl.ok[(k+1)*nw:], pl.ok[k*nw:])
+	copy(pl.ok[k*nw:(k+1)*nw], pl.ok[(k-1)*nw:k*nw])
 	return k
 }
 
@@ -402,10 +467,11 @@ func (pl *nodePlan) reserve(from, to float64) {
 	for k := lo; k < hi; k++ {
 		for _, i := range pl.pick {
 			x := k*pl.nodes + int(i)
-			if f := pl.free[x]; !pl.resv[x] && f > 0 && (!pl.exclusive || int(f) == pl.cores) {
+			if f := pl.free[x]; !pl.resv[x] && pl.gives(f) {
 				pl.room[k] -= f
 			}
 			pl.resv[x], pl.eff[x] = true, -1
+			pl.ok[k*pl.words+int(i>>6)] &^= 1 << (i & 63)
 		}
 	}
 }
@@ -415,8 +481,49 @@ func (pl *nodePlan) reserve(from, to float64) {
 func (pl *nodePlan) hold(from, to float64, alloc []cluster.Range, gpus int32) {
 	lo, hi := pl.span(from, to)
 	for k := lo; k < hi; k++ {
-		pl.addAlloc(k, alloc, gpus, -1)
-		pl.sync(k)
+		pl.addStep(k, alloc, gpus, -1)
+	}
+}
+
+// addStep adds sign × the cores of alloc on each node to step k, and sign
+// × gpus GPUs on each node it touches (a GPU job on a shared-core
+// partition; gpus is 0 for every other job), keeping the step's eff, ok
+// and room.
+func (pl *nodePlan) addStep(k int, alloc []cluster.Range, gpus, sign int32) {
+	n := pl.nodes
+	var grow []int32
+	if gpus > 0 && pl.gres {
+		grow = pl.gfree[k*n : (k+1)*n]
+	}
+	last := -1
+	for _, r := range alloc {
+		for p := int(r.Lo); p < int(r.Hi); {
+			node := (p - pl.lo) / pl.cores
+			next := min(int(r.Hi), pl.lo+(node+1)*pl.cores)
+			if node >= 0 && node < n {
+				x := k*n + node
+				old := pl.free[x]
+				f := old + sign*int32(next-p)
+				pl.free[x] = f
+				if grow != nil && node != last {
+					grow[node] += sign * gpus
+					last = node
+				}
+				if !pl.resv[x] {
+					pl.eff[x] = f
+					if pl.gives(old) {
+						pl.room[k] -= old
+					}
+					w, bit := k*pl.words+node>>6, uint64(1)<<(node&63)
+					pl.ok[w] &^= bit
+					if pl.gives(f) {
+						pl.room[k] += f
+						pl.ok[w] |= bit
+					}
+				}
+			}
+			p = next
+		}
 	}
 }
 
@@ -428,6 +535,51 @@ func (pl *nodePlan) span(from, to float64) (lo, hi int) {
 	hi = pl.split(to)
 	return lo, hi
 }
+
+// mayFitNow reports whether procs processors could fit now for dur
+// seconds, by an upper bound of what a job starting now could get until
+// each step's end: the fewest room of the steps so far (no job gets more
+// in a step), and the cores of the nodes that could give cores in every
+// step so far (ok's running intersection; on an exclusive partition that
+// is fits' own count). A job that fits now for dur has at least its
+// processors by that bound in every step its interval covers.
+//
+// The bounds are computed as far as queries reach, and kept until
+// forgetCaps (a reserve or hold lowers them).
+func (pl *nodePlan) mayFitNow(procs int, dur float64) bool {
+	end := pl.at[0] + dur
+	for k := 0; k < len(pl.at) && (k == 0 || pl.at[k] < end); k++ {
+		if k == len(pl.caps) {
+			pl.extendCaps()
+		}
+		if pl.caps[k] < procs {
+			return false
+		}
+	}
+	return true
+}
+
+// extendCaps computes mayFitNow's bound for the next step.
+func (pl *nodePlan) extendCaps() {
+	k, nw := len(pl.caps), pl.words
+	acc, row := pl.capAcc[:nw], pl.ok[k*nw:(k+1)*nw]
+	count := 0
+	for w, x := range row {
+		if k > 0 {
+			x &= acc[w]
+		}
+		acc[w] = x
+		count += bits.OnesCount64(x)
+	}
+	c := min(int(pl.room[k]), count*pl.cores)
+	if k > 0 {
+		c = min(c, pl.caps[k-1])
+	}
+	pl.caps = append(pl.caps, c)
+}
+
+// forgetCaps drops mayFitNow's bounds.
+func (pl *nodePlan) forgetCaps() { pl.caps = pl.caps[:0] }
 
 // most returns the most processors free in any step before the window's
 // end. It is called before the pass reserves anything, when each step's
@@ -450,6 +602,13 @@ func grow32(s []int32, n int) []int32 {
 	return s[:n]
 }
 
+func grow64(s []uint64, n int) []uint64 {
+	if cap(s) < n {
+		return make([]uint64, n)
+	}
+	return s[:n]
+}
+
 func growBool(s []bool, n int) []bool {
 	if cap(s) < n {
 		return make([]bool, n)
@@ -464,10 +623,33 @@ func (p *SlurmBackfill) backfillNodes(v *View, ps *SlurmSched) {
 	now, horizon := v.Now, v.Now+ps.BfWindow
 	pl := &p.nodes
 	pl.reset(v, now, horizon, rnd)
-	reserved, tested := 0, 0
+	reserved := 0
 	most := pl.most() // as in backfill: larger jobs are skipped, not tested
-	for i := v.Next(0, most); i >= 0 && tested < ps.BfMaxJobTest; i = v.Next(i+1, most) {
-		tested++
+	tests := p.tests[:0]
+	for i := v.Next(0, most); i >= 0 && len(tests) < ps.BfMaxJobTest; i = v.Next(i+1, most) {
+		tests = append(tests, bfTest{pos: int32(i), procs: e.wq.procs[i]})
+	}
+	p.tests = tests
+	// As in backfill, the pass ends once no job left to test could start
+	// now by the plan (mayFitNow's bound, over the estimate's lower bound
+	// rounded up). last is the last test that still could; starts and
+	// reservations only take cores and nodes away.
+	last := len(tests) - 1
+	taken := true // last must be checked (again)
+	for c := range tests {
+		if taken {
+			pl.forgetCaps()
+			for ; last >= c; last-- {
+				if pl.mayFitNow(int(tests[last].procs), rnd.up(v.EstLow(int(tests[last].pos)))) {
+					break
+				}
+			}
+			taken = false
+		}
+		if last < c && !p.exhaustive {
+			break
+		}
+		i := int(tests[c].pos)
 		procs, est := p.job(v, i)
 		dur := rnd.up(est)
 		slot := e.wq.slots[i]
@@ -498,7 +680,7 @@ func (p *SlurmBackfill) backfillNodes(v *View, ps *SlurmSched) {
 		if t == now && pl.cons {
 			// Slurm starts a backfilled job away from the nodes reserved
 			// over its interval: those with free cores over it, as fits
-			// left pl.minFree for step 0 (-1 for a reserved node).
+			// left pl.minFree for step 0 (0 for the others).
 			cons = e.parts[e.cur].cons
 			for i, f := range pl.minFree[:pl.nodes] {
 				pl.usable[i] = f > 0
@@ -506,17 +688,19 @@ func (p *SlurmBackfill) backfillNodes(v *View, ps *SlurmSched) {
 			cons.Only(pl.usable)
 		}
 		switch {
-		case t == now && v.Fits(i):
+		case t == now && v.Fits(i) && (cons == nil || pl.placeable(cons, procs)):
 			v.Start(i)
 			if cons != nil && e.cfg.Check {
 				pl.checkPick(e, e.jobs[slot].alloc)
 			}
 			pl.hold(now, now+dur, e.jobs[slot].alloc, e.jobs[slot].gresGPUs)
+			taken = true
 		case t >= horizon:
 		case ps.BfPartCountResv == 0 || reserved < ps.BfPartCountResv:
 			reserved++
 			v.Reserve(i, t)
 			pl.reserve(t, t+dur)
+			taken = true
 		}
 		if g != nil {
 			g.Only(nil)
@@ -525,6 +709,16 @@ func (p *SlurmBackfill) backfillNodes(v *View, ps *SlurmSched) {
 			cons.Only(nil)
 		}
 	}
+}
+
+// placeable reports whether cons would start a job of procs cores on the
+// cores the plan chose for it now (pl.takes): the plan gives back now the
+// cores of a job past its estimate, as the processor-count plan does,
+// while the job still holds them.
+func (pl *nodePlan) placeable(cons *cluster.ConsTres, procs int) bool {
+	var ok bool
+	pl.real, ok = cluster.SelectCores(cons.NodeFree(), pl.usable, procs, pl.real[:0])
+	return ok && slices.Equal(pl.real, pl.takes)
 }
 
 // checkPick (--check) verifies that a job the pass started holds cores on

@@ -253,6 +253,9 @@ func refFits(pl *nodePlan, k, procs int, dur float64) ([]int32, bool) {
 // from now, rising at later steps as running jobs end.
 func randomPlan(r *rand.Rand, exclusive, cons, gres bool) *nodePlan {
 	nodes, cores, gpus := 1+r.IntN(12), 2+r.IntN(3), 2
+	if r.IntN(4) == 0 {
+		nodes = 50 + r.IntN(150) // past a word of nodePlan.ok
+	}
 	pl := &nodePlan{nodes: nodes, cores: cores, exclusive: exclusive, cons: cons, gres: gres, end: 400}
 	pl.at = append(pl.at, 0)
 	for range nodes {
@@ -283,6 +286,7 @@ func randomPlan(r *rand.Rand, exclusive, cons, gres bool) *nodePlan {
 			}
 		}
 	}
+	pl.derive()
 	pl.ready()
 	return pl
 }
@@ -325,6 +329,12 @@ func TestNodePlanReference(t *testing.T) {
 					t.Fatalf("trial %d query %d: fits(0, %d, %v) = %v %v, want %v %v", trial, q, procs, dur, got, pl.pick, ok, pick)
 				}
 			}
+			// mayFitNow is an upper bound of fits from now (a pass's early
+			// end), and on an exclusive partition fits itself.
+			pl.forgetCaps()
+			if may := pl.mayFitNow(procs, dur); wantOK && !may || pl.exclusive && may != wantOK {
+				t.Fatalf("trial %d query %d: mayFitNow(%d, %v) = %v; fits from now: %v", trial, q, procs, dur, may, wantOK)
+			}
 			want, wantPick := refEarliest(pl, procs, dur)
 			got := pl.earliest(procs, dur)
 			if got != want || !math.IsInf(got, 1) && !slices.Equal(pl.pick, wantPick) {
@@ -365,8 +375,80 @@ func TestNodePlanReference(t *testing.T) {
 					if pl.eff[x] != want {
 						t.Fatalf("trial %d query %d: eff of node %d at step %d = %d, want %d", trial, q, i, k, pl.eff[x], want)
 					}
+					ok := !pl.resv[x] && pl.free[x] > 0 && (!pl.exclusive || int(pl.free[x]) == pl.cores)
+					if got := pl.ok[k*pl.words+i/64]>>(i%64)&1 == 1; got != ok {
+						t.Fatalf("trial %d query %d: ok bit of node %d at step %d = %v, want %v", trial, q, i, k, got, ok)
+					}
 				}
 			}
+		}
+	}
+}
+
+// A backfill pass over whole nodes ends once no job left to test could
+// start now by the plan (nodePlan.mayFitNow); that must never change a
+// start or a job's processors. Random workloads on partitions of up to
+// 150 nodes (past a word of nodePlan.ok): exclusive, shared by core
+// (cons_tres), and shared by core with GPUs, under random
+// SchedulerParameters, some jobs running past their estimates; every job
+// starts when and where it does under the exhaustive pass. The engines
+// run with --check, so each pass's plan is also compared with one
+// derived from its steps (nodePlan.check).
+func TestSlurmBackfillNodesEarlyEnd(t *testing.T) {
+	Policies["slurm-backfill-exhaustive"] = func() Policy { return &SlurmBackfill{exhaustive: true} }
+	defer delete(Policies, "slurm-backfill-exhaustive")
+	rng := rand.New(rand.NewPCG(29, 1))
+	for trial := range 45 {
+		kind := trial % 3
+		nodes, cores := 1+rng.IntN(150), 2+rng.IntN(7)
+		procs := nodes * cores
+		part := Part{Name: "p", Procs: procs, Cores: cores, Exclusive: kind == 0}
+		if kind == 2 {
+			part.GPUs, part.GPUBusyW = 2, 100
+		}
+		n := 100 + rng.IntN(300)
+		jobs := make([]workloads.Job, n)
+		submit := 0.0
+		for k := range jobs {
+			submit += float64(rng.IntN(40))
+			p := 1 + rng.IntN(procs)
+			if rng.IntN(3) > 0 {
+				p = 1 + rng.IntN(max(1, procs/8))
+			}
+			req := float64(30 + rng.IntN(3000))
+			run := float64(1 + rng.IntN(int(req)))
+			if rng.IntN(8) == 0 {
+				run = req + float64(rng.IntN(500)) // past its estimate
+			}
+			jobs[k] = j(int64(k+1), submit, run, int64(p), req)
+			if kind == 2 && rng.IntN(3) == 0 {
+				jobs[k].GPUs = int64(1 + rng.IntN(2*min(nodes, 4)))
+				jobs[k].Procs = int64(min(p, 4*cores))
+			}
+		}
+		ps := SlurmSched{
+			BfInterval:   []float64{10, 30, 45}[rng.IntN(3)],
+			BfMaxJobTest: 1 + rng.IntN(60),
+			BfWindow:     []float64{300, 2000, 86400}[rng.IntN(3)],
+			BfResolution: []float64{1, 7, 60}[rng.IntN(3)],
+			BatchDelay:   3,
+		}
+		if rng.IntN(3) == 0 {
+			ps.BfPartCountResv = 1 + rng.IntN(3)
+		}
+		cfg := Config{Procs: procs, Policy: "slurm-backfill", SlurmSched: &ps,
+			Parts: []Part{part}, PartOf: func(*workloads.Job) int { return 0 }}
+		if rng.IntN(2) == 0 {
+			cfg.Overrun = OverrunExtend
+		}
+		c := simulate(t, cfg, jobs...)
+		cfg.Policy = "slurm-backfill-exhaustive"
+		w := simulate(t, cfg, jobs...)
+		if got, want := c.starts(), w.starts(); got != want {
+			t.Fatalf("trial %d (%d nodes of %d cores, kind %d, %+v): starts differ from the exhaustive pass:\n got %s\nwant %s", trial, nodes, cores, kind, ps, got, want)
+		}
+		if got, want := c.allocs(), w.allocs(); got != want {
+			t.Fatalf("trial %d (%d nodes of %d cores, kind %d): processors differ from the exhaustive pass:\n got %s\nwant %s", trial, nodes, cores, kind, got, want)
 		}
 	}
 }
