@@ -58,31 +58,31 @@ type nodePlan struct {
 	cons         bool    // the partition places jobs by cluster.SelectCores (slurmCores)
 	need         gresNeed
 	resv         []bool
-	eff          []int32          // free cores of a node nobody reserved in that step, -1 for a reserved one (what fitsGres reads)
+	eff          []int32 // free cores of a node nobody reserved in that step, -1 for a reserved one (what fitsGres reads)
 	// ok[k*words+w] holds, bit i%64 of word i/64, whether node i could
 	// give cores to a job counted in cores in step k: nobody reserved it
 	// and it has a free core (on an exclusive partition, every core).
 	// A node holds a job's cores over an interval only if it could in
 	// each step, so fits intersects the steps' sets.
-	ok    []uint64
-	words int
-	room         []int32          // per step (above)
-	end          float64          // the window's end: nothing is planned past it
-	seen         [bfSeen]bfAnswer // answers of this pass for jobs counted in cores (bfPlan.seen)
-	nseen, rr    int
-	gseen        [bfSeen]gresAnswer // the same for GPU jobs
-	ngseen, grr  int
-	pick         []int32            // scratch: nodes of the current answer
-	both         []uint64           // scratch: the intersection fits takes
-	cand         []int32            // scratch: the nodes fits still merges
-	minFree      []int32            // scratch: a node's fewest free cores over an interval
-	usable       []bool             // scratch: the nodes a backfill start may use (cluster.ConsTres.Only)
-	minGPU       []int32            // scratch: a node's fewest free GPUs over an interval
-	only         []bool             // scratch: the nodes of pl.pick, for cluster.Gres.Only
-	takes        []cluster.NodeTake // scratch: cluster.SelectCores' answer
-	real         []cluster.NodeTake // scratch: its answer on the nodes' free cores now (placeable)
-	caps         []int              // mayFitNow's bounds, per step from the first
-	capAcc       []uint64           // the running intersection of ok up to the last of caps
+	ok          []uint64
+	words       int
+	room        []int32          // per step (above)
+	end         float64          // the window's end: nothing is planned past it
+	seen        [bfSeen]bfAnswer // answers of this pass for jobs counted in cores (bfPlan.seen)
+	nseen, rr   int
+	gseen       [bfSeen]gresAnswer // the same for GPU jobs
+	ngseen, grr int
+	pick        []int32            // scratch: nodes of the current answer
+	both        []uint64           // scratch: the intersection fits takes
+	cand        []int32            // scratch: the nodes fits still merges
+	minFree     []int32            // scratch: a node's fewest free cores over an interval
+	usable      []bool             // scratch: the nodes a backfill start may use (cluster.ConsTres.Only)
+	minGPU      []int32            // scratch: a node's fewest free GPUs over an interval
+	only        []bool             // scratch: the nodes of pl.pick, for cluster.Gres.Only
+	takes       []cluster.NodeTake // scratch: cluster.SelectCores' answer
+	real        []cluster.NodeTake // scratch: its answer on the nodes' free cores now (placeable)
+	caps        []int              // mayFitNow's bounds, per step from the first
+	capAcc      []uint64           // the running intersection of ok up to the last of caps
 }
 
 // gresAnswer is one earliest answer of the current pass for a GPU job.
