@@ -35,8 +35,8 @@ import (
 // fit by cores as above, whatever GPUs are free.
 //
 // Steps: free cores of node n from at[k] to at[k+1] are free[k*nodes+n]
-// (free GPUs gfree[k*nodes+n]); resv[k*nodes+n] marks node n reserved over
-// that step; room[k] is the most processors a job could get in step k
+// (free GPUs gfree[k*nodes+n]); bit n%64 of resv[k*words+n/64] marks node
+// n reserved over that step; room[k] is the most processors a job could get in step k
 // alone: the free cores of the nodes nobody reserved then (on an exclusive
 // partition, of those with every core free).
 //
@@ -57,8 +57,7 @@ type nodePlan struct {
 	gres         bool    // the partition places GPU jobs per node (gfree is kept)
 	cons         bool    // the partition places jobs by cluster.SelectCores (slurmCores)
 	need         gresNeed
-	resv         []bool
-	eff          []int32 // free cores of a node nobody reserved in that step, -1 for a reserved one (what fitsGres reads)
+	resv         []uint64
 	// ok[k*words+w] holds, bit i%64 of word i/64, whether node i could
 	// give cores to a job counted in cores in step k: nobody reserved it
 	// and it has a free core (on an exclusive partition, every core).
@@ -82,7 +81,7 @@ type nodePlan struct {
 	takes       []cluster.NodeTake // scratch: cluster.SelectCores' answer
 	real        []cluster.NodeTake // scratch: its answer on the nodes' free cores now (placeable)
 	caps        []int              // mayFitNow's bounds, per step from the first
-	capAcc      []uint64           // the running intersection of ok up to the last of caps
+	capAcc      []uint64           // per step of caps, the running intersection of ok up to it
 }
 
 // gresAnswer is one earliest answer of the current pass for a GPU job.
@@ -131,15 +130,14 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 	pl.words = (n + 63) / 64
 	// Step 0: every core free, then the running jobs' taken away.
 	pl.at = append(pl.at[:0], now)
-	pl.free, pl.gfree, pl.eff = pl.free[:0], pl.gfree[:0], pl.eff[:0]
+	pl.free, pl.gfree = pl.free[:0], pl.gfree[:0]
 	for range n {
 		pl.free = append(pl.free, int32(pl.cores))
-		pl.eff = append(pl.eff, int32(pl.cores))
 		if pl.gres {
 			pl.gfree = append(pl.gfree, int32(p.GPUs))
 		}
 	}
-	pl.resv = growBool(pl.resv, n)
+	pl.resv = grow64(pl.resv, pl.words)
 	clear(pl.resv)
 	pl.room = append(pl.room[:0], int32(n*pl.cores))
 	pl.ok = grow64(pl.ok, pl.words)
@@ -165,8 +163,7 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 		if pl.at[last] != t {
 			pl.at = append(pl.at, t)
 			pl.free = append(pl.free, pl.free[last*n:(last+1)*n]...)
-			pl.eff = append(pl.eff, pl.eff[last*n:(last+1)*n]...)
-			pl.resv = append(pl.resv, pl.resv[last*n:(last+1)*n]...)
+			pl.resv = append(pl.resv, make([]uint64, pl.words)...)
 			if pl.gres {
 				pl.gfree = append(pl.gfree, pl.gfree[last*n:(last+1)*n]...)
 			}
@@ -183,15 +180,14 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 	}
 }
 
-// derive sets a plan's resv, eff, ok and room from its steps (at, free,
+// derive sets a plan's resv, ok and room from its steps (at, free,
 // gfree), nothing reserved: what reset builds step by step (the tests
 // build plans with it, and check compares with it).
 func (pl *nodePlan) derive() {
 	n := pl.nodes
-	pl.resv = growBool(pl.resv, len(pl.free))
-	clear(pl.resv)
-	pl.eff = append(pl.eff[:0], pl.free...)
 	pl.words = (n + 63) / 64
+	pl.resv = grow64(pl.resv, len(pl.at)*pl.words)
+	clear(pl.resv)
 	pl.ok = grow64(pl.ok, len(pl.at)*pl.words)
 	clear(pl.ok)
 	pl.room = pl.room[:0]
@@ -208,11 +204,11 @@ func (pl *nodePlan) derive() {
 	}
 }
 
-// check (--check) verifies that reset's eff, ok and room are derive's.
+// check (--check) verifies that reset's ok and room are derive's.
 func (pl *nodePlan) check(e *Engine) {
-	room, ok, eff := slices.Clone(pl.room), slices.Clone(pl.ok), slices.Clone(pl.eff)
+	room, ok := slices.Clone(pl.room), slices.Clone(pl.ok)
 	pl.derive()
-	if !slices.Equal(room, pl.room) || !slices.Equal(ok, pl.ok) || !slices.Equal(eff, pl.eff) {
+	if !slices.Equal(room, pl.room) || !slices.Equal(ok, pl.ok) {
 		e.violate("slurm-backfill's node plan at %v: its room, usable nodes or free cores per step differ from a plan derived from its steps", pl.at[0])
 	}
 }
@@ -222,7 +218,6 @@ func (pl *nodePlan) check(e *Engine) {
 func (pl *nodePlan) ready() {
 	n := pl.nodes
 	pl.both = grow64(pl.both, pl.words)
-	pl.capAcc = grow64(pl.capAcc, pl.words)
 	pl.caps = pl.caps[:0]
 	pl.nseen, pl.rr, pl.ngseen, pl.grr = 0, 0, 0, 0
 	pl.minFree = grow32(pl.minFree, n)
@@ -241,17 +236,9 @@ func (pl *nodePlan) gives(f int32) bool {
 	return f > 0 && (!pl.exclusive || int(f) == pl.cores)
 }
 
-// rowRoom returns room[k] computed from step k's nodes.
-func (pl *nodePlan) rowRoom(k int) int32 {
-	n := pl.nodes
-	row, rs := pl.free[k*n:(k+1)*n], pl.resv[k*n:(k+1)*n]
-	var s int32
-	for i, f := range row {
-		if !rs[i] && pl.gives(f) {
-			s += f
-		}
-	}
-	return s
+// reserved reports whether node i is reserved in step k.
+func (pl *nodePlan) reserved(k, i int) bool {
+	return pl.resv[k*pl.words+i>>6]>>(i&63)&1 != 0
 }
 
 // fits reports whether procs processors fit from step k for dur seconds,
@@ -340,10 +327,14 @@ func (pl *nodePlan) fitsGres(k int, end float64) bool {
 		minFree[i], minGPU[i] = math.MaxInt32, math.MaxInt32
 	}
 	for m := k; m < len(pl.at) && (m == k || pl.at[m] < end); m++ {
-		row, gs := pl.eff[m*n:(m+1)*n], pl.gfree[m*n:(m+1)*n]
+		row, gs := pl.free[m*n:(m+1)*n], pl.gfree[m*n:(m+1)*n]
 		nodes := 0
 		for i := range n {
-			f, g := min(minFree[i], row[i]), min(minGPU[i], gs[i]) // f is -1 once reserved
+			e := row[i]
+			if pl.reserved(m, i) {
+				e = -1
+			}
+			f, g := min(minFree[i], e), min(minGPU[i], gs[i]) // f is -1 once reserved
 			minFree[i], minGPU[i] = f, g
 			if int(f) >= need.cores && int(g) >= need.gpus {
 				nodes++
@@ -445,12 +436,6 @@ func (pl *nodePlan) split(t float64) int {
 		copy(pl.gfree[(k+1)*n:], pl.gfree[k*n:])
 		copy(pl.gfree[k*n:(k+1)*n], pl.gfree[(k-1)*n:k*n])
 	}
-	pl.resv = append(pl.resv, make([]bool, n)...)
-	copy(pl.resv[(k+1)*n:], pl.resv[k*n:])
-	copy(pl.resv[k*n:(k+1)*n], pl.resv[(k-1)*n:k*n])
-	pl.eff = append(pl.eff, make([]int32, n)...)
-	copy(pl.eff[(k+1)*n:], pl.eff[k*n:])
-	copy(pl.eff[k*n:(k+1)*n], pl.eff[(k-1)*n:k*n])
 	pl.room = append(pl.room, 0)
 	copy(pl.room[k+1:], pl.room[k:])
 	pl.room[k] = pl.room[k-1]
@@ -458,20 +443,38 @@ func (pl *nodePlan) split(t float64) int {
 	pl.ok = append(pl.ok, make([]uint64, nw)...)
 	copy(pl.ok[(k+1)*nw:], pl.ok[k*nw:])
 	copy(pl.ok[k*nw:(k+1)*nw], pl.ok[(k-1)*nw:k*nw])
+	pl.resv = append(pl.resv, make([]uint64, nw)...)
+	copy(pl.resv[(k+1)*nw:], pl.resv[k*nw:])
+	copy(pl.resv[k*nw:(k+1)*nw], pl.resv[(k-1)*nw:k*nw])
 	return k
 }
 
 // reserve holds the nodes in pl.pick over [from, to).
 func (pl *nodePlan) reserve(from, to float64) {
 	lo, hi := pl.span(from, to)
+	n, nw := pl.nodes, pl.words
+	mask := pl.both[:nw]
+	clear(mask)
+	for _, i := range pl.pick {
+		mask[i>>6] |= 1 << (i & 63)
+	}
 	for k := lo; k < hi; k++ {
-		for _, i := range pl.pick {
-			x := k*pl.nodes + int(i)
-			if f := pl.free[x]; !pl.resv[x] && pl.gives(f) {
-				pl.room[k] -= f
+		ok, rs := pl.ok[k*nw:(k+1)*nw], pl.resv[k*nw:(k+1)*nw]
+		for w, m := range mask {
+			if m == 0 {
+				continue
 			}
-			pl.resv[x], pl.eff[x] = true, -1
-			pl.ok[k*pl.words+int(i>>6)] &^= 1 << (i & 63)
+			// The picked nodes that could give cores give them no more.
+			x := m & ok[w]
+			if pl.exclusive {
+				pl.room[k] -= int32(bits.OnesCount64(x) * pl.cores)
+			} else {
+				for ; x != 0; x &= x - 1 {
+					pl.room[k] -= pl.free[k*n+(w<<6|bits.TrailingZeros64(x))]
+				}
+			}
+			ok[w] &^= m
+			rs[w] |= m
 		}
 	}
 }
@@ -487,7 +490,7 @@ func (pl *nodePlan) hold(from, to float64, alloc []cluster.Range, gpus int32) {
 
 // addStep adds sign × the cores of alloc on each node to step k, and sign
 // × gpus GPUs on each node it touches (a GPU job on a shared-core
-// partition; gpus is 0 for every other job), keeping the step's eff, ok
+// partition; gpus is 0 for every other job), keeping the step's ok
 // and room.
 func (pl *nodePlan) addStep(k int, alloc []cluster.Range, gpus, sign int32) {
 	n := pl.nodes
@@ -509,8 +512,7 @@ func (pl *nodePlan) addStep(k int, alloc []cluster.Range, gpus, sign int32) {
 					grow[node] += sign * gpus
 					last = node
 				}
-				if !pl.resv[x] {
-					pl.eff[x] = f
+				if !pl.reserved(k, node) {
 					if pl.gives(old) {
 						pl.room[k] -= old
 					}
@@ -533,6 +535,7 @@ func (pl *nodePlan) span(from, to float64) (lo, hi int) {
 	to = max(min(to, pl.end), from)
 	lo = pl.split(from)
 	hi = pl.split(to)
+	pl.caps = pl.caps[:min(lo, len(pl.caps))] // mayFitNow's bounds from lo on change
 	return lo, hi
 }
 
@@ -544,8 +547,9 @@ func (pl *nodePlan) span(from, to float64) (lo, hi int) {
 // is fits' own count). A job that fits now for dur has at least its
 // processors by that bound in every step its interval covers.
 //
-// The bounds are computed as far as queries reach, and kept until
-// forgetCaps (a reserve or hold lowers them).
+// The bounds are computed as far as queries reach; a step's depends on
+// the steps up to it only, so a reserve or hold drops those from its
+// first step on (span).
 func (pl *nodePlan) mayFitNow(procs int, dur float64) bool {
 	end := pl.at[0] + dur
 	for k := 0; k < len(pl.at) && (k == 0 || pl.at[k] < end); k++ {
@@ -562,14 +566,14 @@ func (pl *nodePlan) mayFitNow(procs int, dur float64) bool {
 // extendCaps computes mayFitNow's bound for the next step.
 func (pl *nodePlan) extendCaps() {
 	k, nw := len(pl.caps), pl.words
-	acc, row := pl.capAcc[:nw], pl.ok[k*nw:(k+1)*nw]
+	pl.capAcc = append(pl.capAcc[:k*nw], pl.ok[k*nw:(k+1)*nw]...)
+	acc := pl.capAcc[k*nw:]
 	count := 0
-	for w, x := range row {
+	for w := range acc {
 		if k > 0 {
-			x &= acc[w]
+			acc[w] &= pl.capAcc[(k-1)*nw+w]
 		}
-		acc[w] = x
-		count += bits.OnesCount64(x)
+		count += bits.OnesCount64(acc[w])
 	}
 	c := min(int(pl.room[k]), count*pl.cores)
 	if k > 0 {
@@ -577,9 +581,6 @@ func (pl *nodePlan) extendCaps() {
 	}
 	pl.caps = append(pl.caps, c)
 }
-
-// forgetCaps drops mayFitNow's bounds.
-func (pl *nodePlan) forgetCaps() { pl.caps = pl.caps[:0] }
 
 // most returns the most processors free in any step before the window's
 // end. It is called before the pass reserves anything, when each step's
@@ -638,7 +639,6 @@ func (p *SlurmBackfill) backfillNodes(v *View, ps *SlurmSched) {
 	taken := true // last must be checked (again)
 	for c := range tests {
 		if taken {
-			pl.forgetCaps()
 			for ; last >= c; last-- {
 				if pl.mayFitNow(int(tests[last].procs), rnd.up(v.EstLow(int(tests[last].pos)))) {
 					break
