@@ -21,70 +21,111 @@ type NodeTake struct{ Node, Cores int32 }
 //
 // free[i] is node i's free cores. It appends the choice to dst in
 // ascending node order and reports false, appending nothing, when fewer
-// than n cores are free on usable nodes. It does not allocate beyond dst's
-// growth.
+// than n cores are free on usable nodes. A CoreSelector makes the same
+// choice without allocating.
 func SelectCores(free []int32, usable []bool, n int, dst []NodeTake) ([]NodeTake, bool) {
-	ok := func(i int) bool { return free[i] > 0 && (usable == nil || usable[i]) }
-	total := 0
-	for i := range free {
-		if ok(i) {
-			total += int(free[i])
+	var s CoreSelector
+	return s.SelectCores(free, usable, n, dst)
+}
+
+// CoreSelector makes SelectCores' choice, keeping its scratch between
+// calls (the zero value is ready): past its first calls it does not
+// allocate beyond dst's growth. It lists the runs once, so a choice costs
+// one pass over the nodes (or over a list of them: Select) and one over
+// the runs per run taken.
+type CoreSelector struct {
+	runs []coreRun
+}
+
+// coreRun is a run of candidate nodes [lo, hi) with sum free cores.
+type coreRun struct {
+	lo, hi, sum int32
+	taken       bool
+}
+
+// SelectCores is SelectCores.
+func (s *CoreSelector) SelectCores(free []int32, usable []bool, n int, dst []NodeTake) ([]NodeTake, bool) {
+	s.runs = s.runs[:0]
+	for i := 0; i < len(free); {
+		if free[i] <= 0 || usable != nil && !usable[i] {
+			i++
+			continue
 		}
+		r := coreRun{lo: int32(i)}
+		for ; i < len(free) && free[i] > 0 && (usable == nil || usable[i]); i++ {
+			r.sum += free[i]
+		}
+		r.hi = int32(i)
+		s.runs = append(s.runs, r)
+	}
+	return s.choose(free, n, dst)
+}
+
+// Select is SelectCores with the candidates listed: nodes holds, in
+// ascending order, every node that may take cores, each with free[i] > 0
+// (the other entries of free are not read).
+func (s *CoreSelector) Select(free []int32, nodes []int32, n int, dst []NodeTake) ([]NodeTake, bool) {
+	s.runs = s.runs[:0]
+	for k := 0; k < len(nodes); {
+		r := coreRun{lo: nodes[k]}
+		for {
+			r.sum += free[nodes[k]]
+			k++
+			if k == len(nodes) || nodes[k] != nodes[k-1]+1 {
+				break
+			}
+		}
+		r.hi = nodes[k-1] + 1
+		s.runs = append(s.runs, r)
+	}
+	return s.choose(free, n, dst)
+}
+
+// choose makes the choice over s.runs (SelectCores' rules).
+func (s *CoreSelector) choose(free []int32, n int, dst []NodeTake) ([]NodeTake, bool) {
+	total := 0
+	for _, r := range s.runs {
+		total += int(r.sum)
 	}
 	if n <= 0 || total < n {
 		return dst, false
 	}
 	base := len(dst)
-	taken := func(i int) bool { // node i is in this job's choice already
-		for _, t := range dst[base:] {
-			if int(t.Node) == i {
-				return true
-			}
-		}
-		return false
-	}
 	rem := int32(n)
 	for rem > 0 {
-		// The best run not taken yet: [lo, hi) with sum free cores. A run
-		// is taken whole or not at all, so its first node tells.
-		bestLo, bestHi, best, bestSuff := -1, -1, int32(0), false
-		for i := 0; i < len(free); {
-			if !ok(i) {
-				i++
+		// The best run not taken yet (a run is taken whole or not at all).
+		b, bestSuff := -1, false
+		for k, r := range s.runs {
+			if r.taken {
 				continue
 			}
-			lo, sum := i, int32(0)
-			for ; i < len(free) && ok(i); i++ {
-				sum += free[i]
-			}
-			if taken(lo) {
-				continue
-			}
-			suff := sum >= rem
-			if bestLo < 0 || suff && !bestSuff || suff && sum < best || !suff && !bestSuff && sum > best {
-				bestLo, bestHi, best, bestSuff = lo, i, sum, suff
+			suff := r.sum >= rem
+			if b < 0 || suff && !bestSuff || suff && r.sum < s.runs[b].sum || !suff && !bestSuff && r.sum > s.runs[b].sum {
+				b, bestSuff = k, suff
 			}
 		}
-		one := -1 // the tightest single node that holds the rest
-		for i := bestLo; i < bestHi; i++ {
+		r := &s.runs[b]
+		r.taken = true
+		one := int32(-1) // the tightest single node that holds the rest
+		for i := r.lo; i < r.hi; i++ {
 			if free[i] >= rem && (one < 0 || free[i] < free[one]) {
 				one = i
 			}
 		}
 		if one >= 0 {
-			dst = append(dst, NodeTake{int32(one), rem})
+			dst = append(dst, NodeTake{one, rem})
 			break
 		}
-		for i := bestLo; i < bestHi && rem > 0; i++ {
+		for i := r.lo; i < r.hi && rem > 0; i++ {
 			c := min(free[i], rem)
-			dst = append(dst, NodeTake{int32(i), c})
+			dst = append(dst, NodeTake{i, c})
 			rem -= c
 		}
 	}
-	s := dst[base:] // few nodes: an insertion sort, which allocates nothing
-	for i := 1; i < len(s); i++ {
-		for k := i; k > 0 && s[k].Node < s[k-1].Node; k-- {
-			s[k], s[k-1] = s[k-1], s[k]
+	t := dst[base:] // few nodes: an insertion sort, which allocates nothing
+	for i := 1; i < len(t); i++ {
+		for k := i; k > 0 && t[k].Node < t[k-1].Node; k-- {
+			t[k], t[k-1] = t[k-1], t[k]
 		}
 	}
 	return dst, true
@@ -102,6 +143,7 @@ type ConsTres struct {
 	nodes []int32 // free cores per node
 	only  []bool  // non-nil: Alloc uses only these nodes
 	pick  []NodeTake
+	sel   CoreSelector
 }
 
 var _ Allocator = (*ConsTres)(nil)
@@ -132,7 +174,7 @@ func (c *ConsTres) Alloc(n int, dst []Range) ([]Range, bool) {
 		return dst, false
 	}
 	var ok bool
-	if c.pick, ok = SelectCores(c.nodes, c.only, n, c.pick[:0]); !ok {
+	if c.pick, ok = c.sel.SelectCores(c.nodes, c.only, n, c.pick[:0]); !ok {
 		return dst, false
 	}
 	for _, t := range c.pick {

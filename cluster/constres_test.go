@@ -95,8 +95,9 @@ func TestConsTresPlacement(t *testing.T) {
 func TestSelectCoresAllocs(t *testing.T) {
 	free := []int32{2, 0, 3, 0, 1, 4, 4, 1}
 	dst := make([]NodeTake, 0, 8)
-	if n := testing.AllocsPerRun(100, func() { dst, _ = SelectCores(free, nil, 9, dst[:0]) }); n != 0 {
-		t.Fatalf("SelectCores allocates %v times per call", n)
+	var s CoreSelector
+	if n := testing.AllocsPerRun(100, func() { dst, _ = s.SelectCores(free, nil, 9, dst[:0]) }); n != 0 {
+		t.Fatalf("CoreSelector.SelectCores allocates %v times per call", n)
 	}
 }
 
@@ -156,6 +157,7 @@ func refSelectCores(free []int32, usable []bool, n int) []NodeTake {
 
 func TestSelectCoresReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(22, 5))
+	var sel CoreSelector // kept across trials, as ConsTres keeps it
 	for trial := range 20000 {
 		nodes, cores := 1+r.IntN(16), 1+r.IntN(8)
 		free := make([]int32, nodes)
@@ -170,10 +172,25 @@ func TestSelectCoresReference(t *testing.T) {
 			}
 		}
 		n := 1 + r.IntN(nodes*cores)
-		got, ok := SelectCores(free, usable, n, nil)
+		got, ok := sel.SelectCores(free, usable, n, nil)
 		want := refSelectCores(free, usable, n)
 		if ok != (want != nil) || !slices.Equal(got, want) {
 			t.Fatalf("trial %d: SelectCores(%v, %v, %d) = %v %v, want %v", trial, free, usable, n, got, ok, want)
+		}
+		// Select over the list of candidates, the others' entries spoiled
+		// (it must not read them).
+		var cand []int32
+		spoiled := slices.Clone(free)
+		for i := range free {
+			if free[i] > 0 && (usable == nil || usable[i]) {
+				cand = append(cand, int32(i))
+			} else {
+				spoiled[i] = 99
+			}
+		}
+		got, ok = sel.Select(spoiled, cand, n, nil)
+		if ok != (want != nil) || !slices.Equal(got, want) {
+			t.Fatalf("trial %d: Select(%v, %v, %d) = %v %v, want %v", trial, spoiled, cand, n, got, ok, want)
 		}
 	}
 }

@@ -80,8 +80,9 @@ type nodePlan struct {
 	only        []bool             // scratch: the nodes of pl.pick, for cluster.Gres.Only
 	takes       []cluster.NodeTake // scratch: cluster.SelectCores' answer
 	real        []cluster.NodeTake // scratch: its answer on the nodes' free cores now (placeable)
-	caps        []int              // mayFitNow's bounds, per step from the first
-	capAcc      []uint64           // per step of caps, the running intersection of ok up to it
+	sel         cluster.CoreSelector
+	caps        []int    // mayFitNow's bounds, per step from the first
+	capAcc      []uint64 // per step of caps, the running intersection of ok up to it
 }
 
 // gresAnswer is one earliest answer of the current pass for a GPU job.
@@ -242,10 +243,10 @@ func (pl *nodePlan) reserved(k, i int) bool {
 }
 
 // fits reports whether procs processors fit from step k for dur seconds,
-// leaving the nodes they would take, in index order, in pl.pick, and in
-// pl.minFree the fewest free cores over the interval of each node that
-// could give some (on a shared-core partition, where SelectCores reads
-// every node, 0 for the others).
+// leaving the nodes they would take, in index order, in pl.pick, the
+// nodes that could give cores over the interval in pl.cand, and their
+// fewest free cores over it in pl.minFree (the other nodes' entries are
+// left as they were).
 //
 // The nodes that can give cores over the interval are those that could
 // in each of its steps (the intersection of the steps' ok sets): a
@@ -275,32 +276,35 @@ func (pl *nodePlan) fits(k, procs int, dur float64) bool {
 	if count*pl.cores < procs {
 		return false
 	}
-	// The nodes left, in index order, with their fewest free cores.
+	// The nodes left, in index order, with their fewest free cores (on
+	// an exclusive partition, all: they have every core free throughout),
+	// taken step by step.
 	cand, minFree, got := pl.cand[:0], pl.minFree[:n], 0
-	if pl.cons {
-		clear(minFree)
-	}
 	for w, x := range both {
 		for ; x != 0; x &= x - 1 {
 			i := w<<6 | bits.TrailingZeros64(x)
-			f := int32(pl.cores)
-			if !pl.exclusive {
-				for s := k; s < m; s++ {
-					f = min(f, pl.free[s*n+i])
-				}
-			}
 			cand = append(cand, int32(i))
-			minFree[i] = f
-			got += int(f)
+			minFree[i] = int32(pl.cores)
 		}
 	}
 	pl.cand = cand
+	if !pl.exclusive {
+		for s := k; s < m; s++ {
+			row := pl.free[s*n : (s+1)*n]
+			for _, i := range cand {
+				minFree[i] = min(minFree[i], row[i])
+			}
+		}
+	}
+	for _, i := range cand {
+		got += int(minFree[i])
+	}
 	if got < procs {
 		return false
 	}
 	if pl.cons {
 		var ok bool
-		pl.takes, ok = cluster.SelectCores(minFree, nil, procs, pl.takes[:0])
+		pl.takes, ok = pl.sel.Select(minFree, cand, procs, pl.takes[:0])
 		for _, t := range pl.takes {
 			pl.pick = append(pl.pick, t.Node)
 		}
@@ -680,10 +684,11 @@ func (p *SlurmBackfill) backfillNodes(v *View, ps *SlurmSched) {
 		if t == now && pl.cons {
 			// Slurm starts a backfilled job away from the nodes reserved
 			// over its interval: those with free cores over it, as fits
-			// left pl.minFree for step 0 (0 for the others).
+			// left them in pl.cand.
 			cons = e.parts[e.cur].cons
-			for i, f := range pl.minFree[:pl.nodes] {
-				pl.usable[i] = f > 0
+			clear(pl.usable)
+			for _, i := range pl.cand {
+				pl.usable[i] = true
 			}
 			cons.Only(pl.usable)
 		}
@@ -717,7 +722,7 @@ func (p *SlurmBackfill) backfillNodes(v *View, ps *SlurmSched) {
 // while the job still holds them.
 func (pl *nodePlan) placeable(cons *cluster.ConsTres, procs int) bool {
 	var ok bool
-	pl.real, ok = cluster.SelectCores(cons.NodeFree(), pl.usable, procs, pl.real[:0])
+	pl.real, ok = pl.sel.SelectCores(cons.NodeFree(), pl.usable, procs, pl.real[:0])
 	return ok && slices.Equal(pl.real, pl.takes)
 }
 
