@@ -288,16 +288,17 @@ func (pl *nodePlan) fits(k, procs int, dur float64) bool {
 		}
 	}
 	pl.cand = cand
+	got = len(cand) * pl.cores
 	if !pl.exclusive {
-		for s := k; s < m; s++ {
+		for s := k; s < m && got >= procs; s++ { // the count only falls
 			row := pl.free[s*n : (s+1)*n]
+			got = 0
 			for _, i := range cand {
-				minFree[i] = min(minFree[i], row[i])
+				f := min(minFree[i], row[i])
+				minFree[i] = f
+				got += int(f)
 			}
 		}
-	}
-	for _, i := range cand {
-		got += int(minFree[i])
 	}
 	if got < procs {
 		return false

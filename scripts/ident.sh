@@ -50,6 +50,12 @@ configs=(
 	"fastnodes|--placement fastnodes --node-speed-sd 0.03 --slow-nodes 0.0625:1.2 --procs-per-node 4"
 	"fastnodes-drift|--placement fastnodes --node-speed-sd 0.03 --node-drift 0@86400:1.3,3@86400:1.2,7@2592000:1.5,12@2592000:1.1"
 	"slurm-backfill|--policy slurm-backfill"
+	# A machine file of the trace's processors in nodes of 8 (@NODES8@:
+	# whole nodes, @CORES8@: shared by core, cons_tres): slurm-backfill's
+	# node plan (slurmbf_nodes.go) and the cons_tres placement.
+	"slurmbf-nodes|--policy slurm-backfill --machine @NODES8@"
+	"slurmbf-cores|--policy slurm-backfill --machine @CORES8@"
+	"easy-cores|--policy easy --machine @CORES8@"
 	"variability|--node-speed-sd 0.03 --slow-nodes 0.05:1.1 --dvfs dr --dr-ratio 0.25"
 )
 if [ "$mode" = full ]; then
@@ -63,6 +69,20 @@ for t in $traces; do
 	[ -f "$t" ] || { echo "ident.sh: $t: no such trace (set DRSIM_SHARED to the shared data; it is $shared)" >&2; exit 2; }
 done
 
+# machine8 TRACE ALLOCATION: a machine file of the trace's MaxProcs (else
+# MaxNodes) processors in nodes of 8, allocated by node or core; prints
+# its path.
+machine8() {
+	local procs nodes w f
+	procs=$(zcat -f "$1" | head -200 | sed -n 's/^; *MaxProcs: *\([0-9]*\).*/\1/p' | head -1)
+	[ -n "$procs" ] || procs=$(zcat -f "$1" | head -200 | sed -n 's/^; *MaxNodes: *\([0-9]*\).*/\1/p' | head -1)
+	nodes=$(((procs + 7) / 8)) w=${#nodes}
+	f=$work/machine-$(basename "$1")-$2.toml
+	printf 'name = "ident-%s"\nsource = "ident.sh: %s nodes of 8 cores"\n\n[[node_type]]\nname = "n"\nprefix = "n"\ncount = %s\ncores = 8\n\n[[partition]]\nname = "batch"\nnodes = "n[%0*d-%s]"\nallocation = "%s"\n' \
+		"$2" "$nodes" "$nodes" "$w" 1 "$nodes" "$2" >"$f"
+	echo "$f"
+}
+
 strip() { grep -Ev '"(drsim_version|vcs_[a-z_]+|go_version|machine_size_source|model_extrapolation)"|^ +"[^"]*",?$|^  \],?$' "$1"; }
 fail=0 n=0
 for t in $traces; do
@@ -74,9 +94,12 @@ for t in $traces; do
 		if [ "$mode" != full ]; then
 			case "$base:$name" in
 			RICC*:conservative | RICC*:cons-*) continue ;;
+			RICC*:slurmbf-*) extra="--jobs 60000" ;;
 			CEA*:*) extra="--jobs 60000" ;;
 			esac
 		fi
+		case $args in *@NODES8@*) args=${args//@NODES8@/$(machine8 "$t" node)} ;; esac
+		case $args in *@CORES8@*) args=${args//@CORES8@/$(machine8 "$t" core)} ;; esac
 		for side in old new; do
 			bin=$old; [ $side = new ] && bin=$new
 			rm -rf "$work/$side"
