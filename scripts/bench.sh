@@ -77,6 +77,14 @@ rows=(
 	"CEA-Curie|$cea|--order sef --dvfs powersave"
 	# Scattered placement on 93,312 processors (cluster/scattered.go).
 	"CEA-Curie|$cea|--placement scattered"
+	# slurm-backfill's node plan (docs/slurm-scheduling.md, "The node plan
+	# at scale"): RICC on a machine file of 1,024 nodes of 8 cores
+	# (machine8.sh), whole nodes and shared by core (cons_tres), each
+	# against plain EASY on the same machine.
+	"RICC nodes|$ricc|--policy easy --machine @NODES8@"
+	"RICC nodes|$ricc|--policy slurm-backfill --machine @NODES8@"
+	"RICC cores|$ricc|--policy easy --machine @CORES8@"
+	"RICC cores|$ricc|--policy slurm-backfill --machine @CORES8@"
 )
 # Conservative backfilling on every other shared trace (issue 18 bounds it
 # at 3× plain EASY on each).
@@ -94,6 +102,13 @@ done
 # plain EASY without powersave (EASY with it takes about as long).
 kth=$tr/KTH-SP2-1996-2.1-cln.swf.gz
 rows+=("KTH-SP2-1996-2.1-cln.swf|$kth|--policy conservative --dvfs powersave")
+# Machine files for the rows that name one (@NODES8@, @CORES8@).
+"$here/scripts/machine8.sh" "$ricc" node >"$work/nodes8.toml"
+"$here/scripts/machine8.sh" "$ricc" core >"$work/cores8.toml"
+machine() { local a=${1//@NODES8@/$work/nodes8.toml}; echo "${a//@CORES8@/$work/cores8.toml}"; }
+# baseline ARGS: whether the row is a trace's plain EASY (the × plain EASY
+# of the trace's other rows is against it).
+baseline() { [ "$1" = "--policy easy" ] || [[ $1 == "--policy easy --machine @"* ]]; }
 declare -A easy easycpu
 # once RUN BIN FILE ARGS: one run; prints "wall cpu rss_mb".
 once() {
@@ -113,15 +128,15 @@ if [ -n "$base" ]; then
 	printf '| trace | run | base wall s | wall s | change | base CPU s | CPU s | base × EASY | × EASY |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n'
 	for r in "${rows[@]}"; do
 		IFS='|' read -r name file args <<<"$r"
-		[ -n "${BENCH_ONLY:-}" ] && ! [[ "$name $args" =~ $BENCH_ONLY ]] && [ "$args" != "--policy easy" ] && continue
+		[ -n "${BENCH_ONLY:-}" ] && ! [[ "$name $args" =~ $BENCH_ONLY ]] && ! baseline "$args" && continue
 		: >"$work/b" && : >"$work/n"
 		for _ in $(seq "$runs"); do
-			once "$base" "$file" "$args" >>"$work/b"
-			once "$bin" "$file" "$args" >>"$work/n"
+			once "$base" "$file" "$(machine "$args")" >>"$work/b"
+			once "$bin" "$file" "$(machine "$args")" >>"$work/n"
 		done
 		bw=$(cut -d' ' -f1 "$work/b" | median) nw=$(cut -d' ' -f1 "$work/n" | median)
 		bc=$(cut -d' ' -f2 "$work/b" | median) nc=$(cut -d' ' -f2 "$work/n" | median)
-		if [ "$args" = "--policy easy" ]; then beasy[$name]=$bw neasy[$name]=$nw; fi
+		if baseline "$args"; then beasy[$name]=$bw neasy[$name]=$nw; fi
 		rb=$(awk "BEGIN{b=${beasy[$name]:-0}; if (b>0) printf \"%.2f\", $bw/b; else print \"-\"}")
 		rn=$(awk "BEGIN{b=${neasy[$name]:-0}; if (b>0) printf \"%.2f\", $nw/b; else print \"-\"}")
 		ch=$(awk "BEGIN{printf \"%+.1f %%\", ($nw/$bw-1)*100}")
@@ -132,13 +147,13 @@ fi
 printf '| trace | run | wall s | CPU s | × plain EASY (wall) | × plain EASY (CPU) | peak RSS MB |\n|---|---|---:|---:|---:|---:|---:|\n'
 for r in "${rows[@]}"; do
 	IFS='|' read -r name file args <<<"$r"
-	[ -n "${BENCH_ONLY:-}" ] && ! [[ "$name $args" =~ $BENCH_ONLY ]] && [ "$args" != "--policy easy" ] && continue
+	[ -n "${BENCH_ONLY:-}" ] && ! [[ "$name $args" =~ $BENCH_ONLY ]] && ! baseline "$args" && continue
 	best="" cpu="" rss=""
 	for _ in $(seq "$runs"); do
 		rm -rf "$work/out"
 		t0=$EPOCHREALTIME
 		# shellcheck disable=SC2086
-		/usr/bin/time -f '%U %S %M' -o "$work/t" "$bin" run --trace "$file" $args --out "$work/out" >/dev/null 2>"$work/err" ||
+		/usr/bin/time -f '%U %S %M' -o "$work/t" "$bin" run --trace "$file" $(machine "$args") --out "$work/out" >/dev/null 2>"$work/err" ||
 			{ cat "$work/err" >&2; exit 1; }
 		t1=$EPOCHREALTIME
 		w=$(awk "BEGIN{printf \"%.3f\", $t1 - $t0}")
@@ -147,7 +162,7 @@ for r in "${rows[@]}"; do
 			best=$w cpu=$(awk "BEGIN{print $u+$s}") rss=$((m / 1024))
 		fi
 	done
-	if [ "$args" = "--policy easy" ]; then easy[$name]=$best easycpu[$name]=$cpu; fi
+	if baseline "$args"; then easy[$name]=$best easycpu[$name]=$cpu; fi
 	ratio=$(awk "BEGIN{b=${easy[$name]:-0}; if (b>0) printf \"%.1f\", $best/b; else print \"-\"}")
 	cratio=$(awk "BEGIN{b=${easycpu[$name]:-0}; if (b>0) printf \"%.1f\", $cpu/b; else print \"-\"}")
 	printf '| %s | `%s` | %.3f | %.2f | %s | %s | %d |\n' "$name" "$args" "$best" "$cpu" "$ratio" "$cratio" "$rss"

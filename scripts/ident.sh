@@ -69,18 +69,11 @@ for t in $traces; do
 	[ -f "$t" ] || { echo "ident.sh: $t: no such trace (set DRSIM_SHARED to the shared data; it is $shared)" >&2; exit 2; }
 done
 
-# machine8 TRACE ALLOCATION: a machine file of the trace's MaxProcs (else
-# MaxNodes) processors in nodes of 8, allocated by node or core; prints
-# its path.
+# machine8 TRACE ALLOCATION: the trace's machine in nodes of 8
+# (machine8.sh) in a file; prints its path.
 machine8() {
-	local procs nodes w f
-	procs=$(zcat -f "$1" | head -200 | sed -n 's/^; *MaxProcs: *\([0-9]*\).*/\1/p' | head -1)
-	[ -n "$procs" ] || procs=$(zcat -f "$1" | head -200 | sed -n 's/^; *MaxNodes: *\([0-9]*\).*/\1/p' | head -1)
-	nodes=$(((procs + 7) / 8)) w=${#nodes}
-	f=$work/machine-$(basename "$1")-$2.toml
-	printf 'name = "ident-%s"\nsource = "ident.sh: %s nodes of 8 cores"\n\n[[node_type]]\nname = "n"\nprefix = "n"\ncount = %s\ncores = 8\n\n[[partition]]\nname = "batch"\nnodes = "n[%0*d-%s]"\nallocation = "%s"\n' \
-		"$2" "$nodes" "$nodes" "$w" 1 "$nodes" "$2" >"$f"
-	echo "$f"
+	local f=$work/machine-$(basename "$1")-$2.toml
+	"$here/scripts/machine8.sh" "$1" "$2" >"$f" && echo "$f"
 }
 
 strip() { grep -Ev '"(drsim_version|vcs_[a-z_]+|go_version|machine_size_source|model_extrapolation)"|^ +"[^"]*",?$|^  \],?$' "$1"; }
