@@ -52,6 +52,7 @@ type nodePlan struct {
 	lo           int // the partition's first processor
 	exclusive    bool
 	at           []float64
+	rows         []int32 // each step's row in free, gfree, ok and resv (freeAt)
 	free         []int32
 	gfree        []int32 // free GPUs, on a shared-core partition with GPUs (else empty)
 	gres         bool    // the partition places GPU jobs per node (gfree is kept)
@@ -130,7 +131,7 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 	n := pl.nodes
 	pl.words = (n + 63) / 64
 	// Step 0: every core free, then the running jobs' taken away.
-	pl.at = append(pl.at[:0], now)
+	pl.at, pl.rows = append(pl.at[:0], now), append(pl.rows[:0], 0)
 	pl.free, pl.gfree = pl.free[:0], pl.gfree[:0]
 	for range n {
 		pl.free = append(pl.free, int32(pl.cores))
@@ -162,14 +163,8 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 		}
 		last := len(pl.at) - 1
 		if pl.at[last] != t {
-			pl.at = append(pl.at, t)
-			pl.free = append(pl.free, pl.free[last*n:(last+1)*n]...)
-			pl.resv = append(pl.resv, make([]uint64, pl.words)...)
-			if pl.gres {
-				pl.gfree = append(pl.gfree, pl.gfree[last*n:(last+1)*n]...)
-			}
+			pl.at, pl.rows = append(pl.at, t), append(pl.rows, pl.copyRow(last))
 			pl.room = append(pl.room, pl.room[last])
-			pl.ok = append(pl.ok, pl.ok[last*pl.words:(last+1)*pl.words]...)
 			last++
 		}
 		j := &e.jobs[r.slot]
@@ -187,15 +182,22 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 func (pl *nodePlan) derive() {
 	n := pl.nodes
 	pl.words = (n + 63) / 64
-	pl.resv = grow64(pl.resv, len(pl.at)*pl.words)
+	if len(pl.rows) != len(pl.at) { // a plan built by hand: rows in step order
+		pl.rows = pl.rows[:0]
+		for k := range pl.at {
+			pl.rows = append(pl.rows, int32(k))
+		}
+	}
+	nrows := len(pl.free) / n
+	pl.resv = grow64(pl.resv, nrows*pl.words)
 	clear(pl.resv)
-	pl.ok = grow64(pl.ok, len(pl.at)*pl.words)
+	pl.ok = grow64(pl.ok, nrows*pl.words)
 	clear(pl.ok)
 	pl.room = pl.room[:0]
 	for k := range pl.at {
 		var room int32
-		ok := pl.ok[k*pl.words : (k+1)*pl.words]
-		for i, f := range pl.free[k*n : (k+1)*n] {
+		ok := pl.okAt(k)
+		for i, f := range pl.freeAt(k) {
 			if pl.gives(f) {
 				room += f
 				ok[i>>6] |= 1 << (i & 63)
@@ -237,9 +239,45 @@ func (pl *nodePlan) gives(f int32) bool {
 	return f > 0 && (!pl.exclusive || int(f) == pl.cores)
 }
 
+// freeAt returns step k's free cores per node; gfreeAt its free GPUs
+// (with pl.gres); okAt and resvAt its sets of usable and reserved nodes.
+// A step's row is where its arrays sit in free, gfree, ok and resv: a new
+// step takes a new row (copyRow), so inserting one moves no other's.
+func (pl *nodePlan) freeAt(k int) []int32 {
+	r := int(pl.rows[k]) * pl.nodes
+	return pl.free[r : r+pl.nodes : r+pl.nodes]
+}
+
+func (pl *nodePlan) gfreeAt(k int) []int32 {
+	r := int(pl.rows[k]) * pl.nodes
+	return pl.gfree[r : r+pl.nodes : r+pl.nodes]
+}
+
+func (pl *nodePlan) okAt(k int) []uint64 {
+	r := int(pl.rows[k]) * pl.words
+	return pl.ok[r : r+pl.words : r+pl.words]
+}
+
+func (pl *nodePlan) resvAt(k int) []uint64 {
+	r := int(pl.rows[k]) * pl.words
+	return pl.resv[r : r+pl.words : r+pl.words]
+}
+
+// copyRow appends a row holding step k's arrays and returns it.
+func (pl *nodePlan) copyRow(k int) int32 {
+	r := int32(len(pl.free) / pl.nodes)
+	pl.free = append(pl.free, pl.freeAt(k)...)
+	if pl.gres {
+		pl.gfree = append(pl.gfree, pl.gfreeAt(k)...)
+	}
+	pl.ok = append(pl.ok, pl.okAt(k)...)
+	pl.resv = append(pl.resv, pl.resvAt(k)...)
+	return r
+}
+
 // reserved reports whether node i is reserved in step k.
 func (pl *nodePlan) reserved(k, i int) bool {
-	return pl.resv[k*pl.words+i>>6]>>(i&63)&1 != 0
+	return pl.resvAt(k)[i>>6]>>(i&63)&1 != 0
 }
 
 // fits reports whether procs processors fit from step k for dur seconds,
@@ -262,10 +300,10 @@ func (pl *nodePlan) fits(k, procs int, dur float64) bool {
 		return pl.fitsGres(k, end)
 	}
 	both := pl.both[:nw]
-	copy(both, pl.ok[k*nw:(k+1)*nw])
+	copy(both, pl.okAt(k))
 	m := k + 1
 	for ; m < len(pl.at) && pl.at[m] < end; m++ {
-		for w, x := range pl.ok[m*nw : (m+1)*nw] {
+		for w, x := range pl.okAt(m) {
 			both[w] &= x
 		}
 	}
@@ -291,7 +329,7 @@ func (pl *nodePlan) fits(k, procs int, dur float64) bool {
 	got = len(cand) * pl.cores
 	if !pl.exclusive {
 		for s := k; s < m && got >= procs; s++ { // the count only falls
-			row := pl.free[s*n : (s+1)*n]
+			row := pl.freeAt(s)
 			got = 0
 			for _, i := range cand {
 				f := min(minFree[i], row[i])
@@ -332,7 +370,7 @@ func (pl *nodePlan) fitsGres(k int, end float64) bool {
 		minFree[i], minGPU[i] = math.MaxInt32, math.MaxInt32
 	}
 	for m := k; m < len(pl.at) && (m == k || pl.at[m] < end); m++ {
-		row, gs := pl.free[m*n:(m+1)*n], pl.gfree[m*n:(m+1)*n]
+		row, gs := pl.freeAt(m), pl.gfreeAt(m)
 		nodes := 0
 		for i := range n {
 			e := row[i]
@@ -429,42 +467,23 @@ func (pl *nodePlan) split(t float64) int {
 	if k < len(pl.at) && pl.at[k] == t {
 		return k
 	}
-	n := pl.nodes
-	pl.at = append(pl.at, 0)
-	copy(pl.at[k+1:], pl.at[k:])
-	pl.at[k] = t
-	pl.free = append(pl.free, make([]int32, n)...)
-	copy(pl.free[(k+1)*n:], pl.free[k*n:])
-	copy(pl.free[k*n:(k+1)*n], pl.free[(k-1)*n:k*n])
-	if pl.gres {
-		pl.gfree = append(pl.gfree, make([]int32, n)...)
-		copy(pl.gfree[(k+1)*n:], pl.gfree[k*n:])
-		copy(pl.gfree[k*n:(k+1)*n], pl.gfree[(k-1)*n:k*n])
-	}
-	pl.room = append(pl.room, 0)
-	copy(pl.room[k+1:], pl.room[k:])
-	pl.room[k] = pl.room[k-1]
-	nw := pl.words
-	pl.ok = append(pl.ok, make([]uint64, nw)...)
-	copy(pl.ok[(k+1)*nw:], pl.ok[k*nw:])
-	copy(pl.ok[k*nw:(k+1)*nw], pl.ok[(k-1)*nw:k*nw])
-	pl.resv = append(pl.resv, make([]uint64, nw)...)
-	copy(pl.resv[(k+1)*nw:], pl.resv[k*nw:])
-	copy(pl.resv[k*nw:(k+1)*nw], pl.resv[(k-1)*nw:k*nw])
+	pl.at = slices.Insert(pl.at, k, t)
+	pl.rows = slices.Insert(pl.rows, k, pl.copyRow(k-1))
+	pl.room = slices.Insert(pl.room, k, pl.room[k-1])
 	return k
 }
 
 // reserve holds the nodes in pl.pick over [from, to).
 func (pl *nodePlan) reserve(from, to float64) {
 	lo, hi := pl.span(from, to)
-	n, nw := pl.nodes, pl.words
+	nw := pl.words
 	mask := pl.both[:nw]
 	clear(mask)
 	for _, i := range pl.pick {
 		mask[i>>6] |= 1 << (i & 63)
 	}
 	for k := lo; k < hi; k++ {
-		ok, rs := pl.ok[k*nw:(k+1)*nw], pl.resv[k*nw:(k+1)*nw]
+		ok, rs, free := pl.okAt(k), pl.resvAt(k), pl.freeAt(k)
 		for w, m := range mask {
 			if m == 0 {
 				continue
@@ -475,7 +494,7 @@ func (pl *nodePlan) reserve(from, to float64) {
 				pl.room[k] -= int32(bits.OnesCount64(x) * pl.cores)
 			} else {
 				for ; x != 0; x &= x - 1 {
-					pl.room[k] -= pl.free[k*n+(w<<6|bits.TrailingZeros64(x))]
+					pl.room[k] -= free[w<<6|bits.TrailingZeros64(x)]
 				}
 			}
 			ok[w] &^= m
@@ -501,31 +520,32 @@ func (pl *nodePlan) addStep(k int, alloc []cluster.Range, gpus, sign int32) {
 	n := pl.nodes
 	var grow []int32
 	if gpus > 0 && pl.gres {
-		grow = pl.gfree[k*n : (k+1)*n]
+		grow = pl.gfreeAt(k)
 	}
+	free, ok, rs := pl.freeAt(k), pl.okAt(k), pl.resvAt(k)
 	last := -1
 	for _, r := range alloc {
-		for p := int(r.Lo); p < int(r.Hi); {
-			node := (p - pl.lo) / pl.cores
+		// A job's processors are its partition's: one division per range,
+		// then node by node.
+		node := (int(r.Lo) - pl.lo) / pl.cores
+		for p := int(r.Lo); p < int(r.Hi); node++ {
 			next := min(int(r.Hi), pl.lo+(node+1)*pl.cores)
 			if node >= 0 && node < n {
-				x := k*n + node
-				old := pl.free[x]
+				old := free[node]
 				f := old + sign*int32(next-p)
-				pl.free[x] = f
+				free[node] = f
 				if grow != nil && node != last {
 					grow[node] += sign * gpus
 					last = node
 				}
-				if !pl.reserved(k, node) {
+				if w, bit := node>>6, uint64(1)<<(node&63); rs[w]&bit == 0 {
 					if pl.gives(old) {
 						pl.room[k] -= old
 					}
-					w, bit := k*pl.words+node>>6, uint64(1)<<(node&63)
-					pl.ok[w] &^= bit
+					ok[w] &^= bit
 					if pl.gives(f) {
 						pl.room[k] += f
-						pl.ok[w] |= bit
+						ok[w] |= bit
 					}
 				}
 			}
@@ -571,7 +591,7 @@ func (pl *nodePlan) mayFitNow(procs int, dur float64) bool {
 // extendCaps computes mayFitNow's bound for the next step.
 func (pl *nodePlan) extendCaps() {
 	k, nw := len(pl.caps), pl.words
-	pl.capAcc = append(pl.capAcc[:k*nw], pl.ok[k*nw:(k+1)*nw]...)
+	pl.capAcc = append(pl.capAcc[:k*nw], pl.okAt(k)...)
 	acc := pl.capAcc[k*nw:]
 	count := 0
 	for w := range acc {

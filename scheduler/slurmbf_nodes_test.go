@@ -215,9 +215,9 @@ func refFits(pl *nodePlan, k, procs int, dur float64) ([]int32, bool) {
 	for m := k; m < len(pl.at) && (m == k || pl.at[m] < end); m++ {
 		for i := range n {
 			usable[i] = usable[i] && !pl.reserved(m, i)
-			minFree[i] = min(minFree[i], pl.free[m*n+i])
+			minFree[i] = min(minFree[i], pl.freeAt(m)[i])
 			if pl.gres {
-				minGPU[i] = min(minGPU[i], pl.gfree[m*n+i])
+				minGPU[i] = min(minGPU[i], pl.gfreeAt(m)[i])
 			}
 		}
 	}
@@ -302,7 +302,7 @@ func TestNodePlanReference(t *testing.T) {
 		most := 0 // most, as first written: every node of every step before the window's end
 		for k := 0; k < len(pl.at) && pl.at[k] < pl.end; k++ {
 			s := 0
-			for _, f := range pl.free[k*pl.nodes : (k+1)*pl.nodes] {
+			for _, f := range pl.freeAt(k) {
 				if !pl.exclusive || int(f) == pl.cores {
 					s += int(max(f, 0))
 				}
@@ -367,9 +367,9 @@ func TestNodePlanReference(t *testing.T) {
 					t.Fatalf("trial %d query %d: room[%d] = %d, want %d", trial, q, k, pl.room[k], pl.rowRoom(k))
 				}
 				for i := range pl.nodes {
-					x := k*pl.nodes + i
-					ok := !pl.reserved(k, i) && pl.free[x] > 0 && (!pl.exclusive || int(pl.free[x]) == pl.cores)
-					if got := pl.ok[k*pl.words+i/64]>>(i%64)&1 == 1; got != ok {
+					f := pl.freeAt(k)[i]
+					ok := !pl.reserved(k, i) && f > 0 && (!pl.exclusive || int(f) == pl.cores)
+					if got := pl.okAt(k)[i/64]>>(i%64)&1 == 1; got != ok {
 						t.Fatalf("trial %d query %d: ok bit of node %d at step %d = %v, want %v", trial, q, i, k, got, ok)
 					}
 				}
@@ -448,9 +448,8 @@ func TestSlurmBackfillNodesEarlyEnd(t *testing.T) {
 
 // rowRoom returns room[k] computed from step k's nodes.
 func (pl *nodePlan) rowRoom(k int) int32 {
-	n := pl.nodes
 	var s int32
-	for i, f := range pl.free[k*n : (k+1)*n] {
+	for i, f := range pl.freeAt(k) {
 		if !pl.reserved(k, i) && pl.gives(f) {
 			s += f
 		}
