@@ -1,5 +1,11 @@
 package cluster
 
+import (
+	"cmp"
+	"slices"
+	"sort"
+)
+
 // NodeTake is the cores a job takes on one node.
 type NodeTake struct{ Node, Cores int32 }
 
@@ -34,7 +40,8 @@ func SelectCores(free []int32, usable []bool, n int, dst []NodeTake) ([]NodeTake
 // one pass over the nodes (or over a list of them: Select) and one over
 // the runs per run taken.
 type CoreSelector struct {
-	runs []coreRun
+	runs  []coreRun
+	order []int32 // runs not taken, most free first (choose)
 }
 
 // coreRun is a run of candidate nodes [lo, hi) with sum free cores.
@@ -92,16 +99,51 @@ func (s *CoreSelector) choose(free []int32, n int, dst []NodeTake) ([]NodeTake, 
 	}
 	base := len(dst)
 	rem := int32(n)
+	// The first choice reads every run. A run with rem free ends the
+	// choice (it holds the rest); until one has, each choice is the run
+	// with the most free cores left, so after a first choice without
+	// enough the runs left are put in that order once (most free first,
+	// the first on a tie), and each choice is the next of them, or the
+	// last with rem free or more (the fewest such, and of those the
+	// first): the choices SelectCores' rules make, without reading every
+	// run at every choice.
+	order, next := s.order[:0], -1
 	for rem > 0 {
-		// The best run not taken yet (a run is taken whole or not at all).
-		b, bestSuff := -1, false
-		for k, r := range s.runs {
-			if r.taken {
-				continue
+		b := -1
+		if next < 0 {
+			bestSuff := false
+			for k, r := range s.runs {
+				suff := r.sum >= rem
+				if b < 0 || suff && !bestSuff || suff && r.sum < s.runs[b].sum || !suff && !bestSuff && r.sum > s.runs[b].sum {
+					b, bestSuff = k, suff
+				}
 			}
-			suff := r.sum >= rem
-			if b < 0 || suff && !bestSuff || suff && r.sum < s.runs[b].sum || !suff && !bestSuff && r.sum > s.runs[b].sum {
-				b, bestSuff = k, suff
+			if !bestSuff {
+				for k := range s.runs {
+					if k != b {
+						order = append(order, int32(k))
+					}
+				}
+				slices.SortFunc(order, func(x, y int32) int {
+					if c := cmp.Compare(s.runs[y].sum, s.runs[x].sum); c != 0 {
+						return c
+					}
+					return cmp.Compare(x, y)
+				})
+				next = 0
+			}
+		} else {
+			left := order[next:]
+			if s.runs[left[0]].sum < rem {
+				b = int(left[0])
+				next++
+			} else {
+				// The last run with rem free or more has the fewest;
+				// the first with as many is the first of them.
+				j := sort.Search(len(left), func(i int) bool { return s.runs[left[i]].sum < rem }) - 1
+				least := s.runs[left[j]].sum
+				i := sort.Search(j+1, func(i int) bool { return s.runs[left[i]].sum <= least })
+				b = int(left[i])
 			}
 		}
 		r := &s.runs[b]
@@ -122,12 +164,9 @@ func (s *CoreSelector) choose(free []int32, n int, dst []NodeTake) ([]NodeTake, 
 			rem -= c
 		}
 	}
-	t := dst[base:] // few nodes: an insertion sort, which allocates nothing
-	for i := 1; i < len(t); i++ {
-		for k := i; k > 0 && t[k].Node < t[k-1].Node; k-- {
-			t[k], t[k-1] = t[k-1], t[k]
-		}
-	}
+	// In node order (a large job on a machine of many nodes takes
+	// thousands, out of order).
+	slices.SortFunc(dst[base:], func(a, b NodeTake) int { return cmp.Compare(a.Node, b.Node) })
 	return dst, true
 }
 

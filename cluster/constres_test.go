@@ -99,6 +99,11 @@ func TestSelectCoresAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { dst, _ = s.SelectCores(free, nil, 9, dst[:0]) }); n != 0 {
 		t.Fatalf("CoreSelector.SelectCores allocates %v times per call", n)
 	}
+	// No run holds the job: choices in order of the runs' free cores.
+	free = []int32{2, 0, 3, 0, 1, 0, 4, 0, 2}
+	if n := testing.AllocsPerRun(100, func() { dst, _ = s.SelectCores(free, nil, 11, dst[:0]) }); n != 0 {
+		t.Fatalf("CoreSelector.SelectCores allocates %v times per call over several runs", n)
+	}
 }
 
 // refSelectCores is SelectCores written plainly (a list of runs, each
@@ -160,6 +165,9 @@ func TestSelectCoresReference(t *testing.T) {
 	var sel CoreSelector // kept across trials, as ConsTres keeps it
 	for trial := range 20000 {
 		nodes, cores := 1+r.IntN(16), 1+r.IntN(8)
+		if trial%10 == 0 {
+			nodes = 1 + r.IntN(300) // many runs, many choices
+		}
 		free := make([]int32, nodes)
 		var usable []bool
 		if r.IntN(2) == 0 {
