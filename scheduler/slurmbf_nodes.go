@@ -243,24 +243,15 @@ func (pl *nodePlan) gives(f int32) bool {
 // (with pl.gres); okAt and resvAt its sets of usable and reserved nodes.
 // A step's row is where its arrays sit in free, gfree, ok and resv: a new
 // step takes a new row (copyRow), so inserting one moves no other's.
-func (pl *nodePlan) freeAt(k int) []int32 {
-	r := int(pl.rows[k]) * pl.nodes
-	return pl.free[r : r+pl.nodes : r+pl.nodes]
-}
+func (pl *nodePlan) freeAt(k int) []int32  { return rowOf(pl.free, pl.rows[k], pl.nodes) }
+func (pl *nodePlan) gfreeAt(k int) []int32 { return rowOf(pl.gfree, pl.rows[k], pl.nodes) }
+func (pl *nodePlan) okAt(k int) []uint64   { return rowOf(pl.ok, pl.rows[k], pl.words) }
+func (pl *nodePlan) resvAt(k int) []uint64 { return rowOf(pl.resv, pl.rows[k], pl.words) }
 
-func (pl *nodePlan) gfreeAt(k int) []int32 {
-	r := int(pl.rows[k]) * pl.nodes
-	return pl.gfree[r : r+pl.nodes : r+pl.nodes]
-}
-
-func (pl *nodePlan) okAt(k int) []uint64 {
-	r := int(pl.rows[k]) * pl.words
-	return pl.ok[r : r+pl.words : r+pl.words]
-}
-
-func (pl *nodePlan) resvAt(k int) []uint64 {
-	r := int(pl.rows[k]) * pl.words
-	return pl.resv[r : r+pl.words : r+pl.words]
+// rowOf returns row r of s, in rows of w.
+func rowOf[T int32 | uint64](s []T, r int32, w int) []T {
+	i := int(r) * w
+	return s[i : i+w : i+w]
 }
 
 // copyRow appends a row holding step k's arrays and returns it.

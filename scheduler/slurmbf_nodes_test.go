@@ -399,35 +399,14 @@ func TestSlurmBackfillNodesEarlyEnd(t *testing.T) {
 		if kind == 2 {
 			part.GPUs, part.GPUBusyW = 2, 100
 		}
-		n := 100 + rng.IntN(300)
-		jobs := make([]workloads.Job, n)
-		submit := 0.0
-		for k := range jobs {
-			submit += float64(rng.IntN(40))
-			p := 1 + rng.IntN(procs)
-			if rng.IntN(3) > 0 {
-				p = 1 + rng.IntN(max(1, procs/8))
+		jobs, ps := randomBackfillTrial(rng, procs)
+		if kind == 2 {
+			for k := range jobs {
+				if rng.IntN(3) == 0 {
+					jobs[k].GPUs = int64(1 + rng.IntN(2*min(nodes, 4)))
+					jobs[k].Procs = min(jobs[k].Procs, int64(4*cores))
+				}
 			}
-			req := float64(30 + rng.IntN(3000))
-			run := float64(1 + rng.IntN(int(req)))
-			if rng.IntN(8) == 0 {
-				run = req + float64(rng.IntN(500)) // past its estimate
-			}
-			jobs[k] = j(int64(k+1), submit, run, int64(p), req)
-			if kind == 2 && rng.IntN(3) == 0 {
-				jobs[k].GPUs = int64(1 + rng.IntN(2*min(nodes, 4)))
-				jobs[k].Procs = int64(min(p, 4*cores))
-			}
-		}
-		ps := SlurmSched{
-			BfInterval:   []float64{10, 30, 45}[rng.IntN(3)],
-			BfMaxJobTest: 1 + rng.IntN(60),
-			BfWindow:     []float64{300, 2000, 86400}[rng.IntN(3)],
-			BfResolution: []float64{1, 7, 60}[rng.IntN(3)],
-			BatchDelay:   3,
-		}
-		if rng.IntN(3) == 0 {
-			ps.BfPartCountResv = 1 + rng.IntN(3)
 		}
 		cfg := Config{Procs: procs, Policy: "slurm-backfill", SlurmSched: &ps,
 			Parts: []Part{part}, PartOf: func(*workloads.Job) int { return 0 }}

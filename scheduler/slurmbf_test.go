@@ -210,32 +210,7 @@ func TestSlurmBackfillEarlyEnd(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 3))
 	for trial := range 60 {
 		procs := 4 + rng.IntN(61)
-		n := 100 + rng.IntN(300)
-		jobs := make([]workloads.Job, n)
-		submit := 0.0
-		for k := range jobs {
-			submit += float64(rng.IntN(40))
-			p := 1 + rng.IntN(procs)
-			if rng.IntN(3) > 0 {
-				p = 1 + rng.IntN(max(1, procs/8))
-			}
-			req := float64(30 + rng.IntN(3000))
-			run := float64(1 + rng.IntN(int(req)))
-			if rng.IntN(8) == 0 {
-				run = req + float64(rng.IntN(500)) // past its estimate
-			}
-			jobs[k] = j(int64(k+1), submit, run, int64(p), req)
-		}
-		ps := SlurmSched{
-			BfInterval:   []float64{10, 30, 45}[rng.IntN(3)],
-			BfMaxJobTest: 1 + rng.IntN(60),
-			BfWindow:     []float64{300, 2000, 86400}[rng.IntN(3)],
-			BfResolution: []float64{1, 7, 60}[rng.IntN(3)],
-			BatchDelay:   3,
-		}
-		if rng.IntN(3) == 0 {
-			ps.BfPartCountResv = 1 + rng.IntN(3)
-		}
+		jobs, ps := randomBackfillTrial(rng, procs)
 		cfg := Config{Procs: procs, Policy: "slurm-backfill", SlurmSched: &ps}
 		if rng.IntN(2) == 0 {
 			cfg.Overrun = OverrunExtend
@@ -247,4 +222,39 @@ func TestSlurmBackfillEarlyEnd(t *testing.T) {
 			t.Fatalf("trial %d (%d procs, %+v): starts differ from the exhaustive pass:\n got %s\nwant %s", trial, procs, ps, got, want)
 		}
 	}
+}
+
+// randomBackfillTrial makes 100 to 400 random jobs for a machine of procs
+// processors (most of them small, some running past their estimates) and
+// random SchedulerParameters: reservations for every tested job or a few,
+// short windows, resolutions of 1, 7 and 60 s, bf_interval not a multiple
+// of the resolution.
+func randomBackfillTrial(rng *rand.Rand, procs int) ([]workloads.Job, SlurmSched) {
+	n := 100 + rng.IntN(300)
+	jobs := make([]workloads.Job, n)
+	submit := 0.0
+	for k := range jobs {
+		submit += float64(rng.IntN(40))
+		p := 1 + rng.IntN(procs)
+		if rng.IntN(3) > 0 {
+			p = 1 + rng.IntN(max(1, procs/8))
+		}
+		req := float64(30 + rng.IntN(3000))
+		run := float64(1 + rng.IntN(int(req)))
+		if rng.IntN(8) == 0 {
+			run = req + float64(rng.IntN(500)) // past its estimate
+		}
+		jobs[k] = j(int64(k+1), submit, run, int64(p), req)
+	}
+	ps := SlurmSched{
+		BfInterval:   []float64{10, 30, 45}[rng.IntN(3)],
+		BfMaxJobTest: 1 + rng.IntN(60),
+		BfWindow:     []float64{300, 2000, 86400}[rng.IntN(3)],
+		BfResolution: []float64{1, 7, 60}[rng.IntN(3)],
+		BatchDelay:   3,
+	}
+	if rng.IntN(3) == 0 {
+		ps.BfPartCountResv = 1 + rng.IntN(3)
+	}
+	return jobs, ps
 }
