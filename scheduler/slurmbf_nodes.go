@@ -212,7 +212,7 @@ func (pl *nodePlan) check(e *Engine) {
 	room, ok := slices.Clone(pl.room), slices.Clone(pl.ok)
 	pl.derive()
 	if !slices.Equal(room, pl.room) || !slices.Equal(ok, pl.ok) {
-		e.violate("slurm-backfill's node plan at %v: its room, usable nodes or free cores per step differ from a plan derived from its steps", pl.at[0])
+		e.violate("slurm-backfill's node plan at %v: its room or usable nodes per step differ from those derived from its free cores", pl.at[0])
 	}
 }
 
