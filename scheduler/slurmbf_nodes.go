@@ -42,11 +42,15 @@ import (
 //
 // Speed: a query's interval can only fit if every step it covers has room
 // for it, so earliest skips past a step without room without merging the
-// steps' nodes; fits stops merging once the nodes it would take no longer
-// hold the job; and, as in the processor-count plan (bfPlan), a pass's
-// answers bound later queries for at least as many processors over at least
-// as long (the plan only loses room within a pass). None of these changes
-// an answer (TestNodePlanReference).
+// steps' nodes; a node's free cores never fall from a step to a later one
+// (running jobs and the pass's starts hold cores from now to their ends),
+// so fits reads the free cores of the interval's first step only, and
+// takes from its usable nodes those the pass reserved over the interval
+// (or intersects the steps' sets, whichever reads fewer words); and, as in
+// the processor-count plan (bfPlan), a pass's answers bound later queries
+// for at least as many processors over at least as long (the plan only
+// loses room within a pass). None of these changes an answer
+// (TestNodePlanReference).
 type nodePlan struct {
 	nodes, cores int
 	lo           int // the partition's first processor
@@ -75,15 +79,36 @@ type nodePlan struct {
 	pick        []int32            // scratch: nodes of the current answer
 	both        []uint64           // scratch: the intersection fits takes
 	cand        []int32            // scratch: the nodes fits still merges
-	minFree     []int32            // scratch: a node's fewest free cores over an interval
+	minFree     []int32            // scratch: a node's fewest free cores over an interval (fitsGres)
 	usable      []bool             // scratch: the nodes a backfill start may use (cluster.ConsTres.Only)
 	minGPU      []int32            // scratch: a node's fewest free GPUs over an interval
 	only        []bool             // scratch: the nodes of pl.pick, for cluster.Gres.Only
 	takes       []cluster.NodeTake // scratch: cluster.SelectCores' answer
 	real        []cluster.NodeTake // scratch: its answer on the nodes' free cores now (placeable)
 	sel         cluster.CoreSelector
-	caps        []int    // mayFitNow's bounds, per step from the first
-	capAcc      []uint64 // per step of caps, the running intersection of ok up to it
+	caps        []int // mayFitNow's bounds, per step from the first
+	// acc is ok's running intersection from step 0 to step len(caps)-1
+	// (mayFitNow), with accN bits; accOK says it is for that step.
+	acc   []uint64
+	accN  int
+	accOK bool
+	rsv   []nodeResv // this pass's reservations, in the order made
+	rmask []uint64   // their nodes' words (nodeResv.off)
+	via   int8       // tests: viaRows or viaResv forces byRows' choice
+}
+
+const (
+	viaRows = 1 + iota
+	viaResv
+)
+
+// nodeResv is a reservation of the current pass: over the steps from
+// from to to (step starts; to may be the window's end), the nodes of
+// rmask[off:off+len] as words w0, w0+1, ….
+type nodeResv struct {
+	from, to float64
+	off, w0  int32
+	len      int32
 }
 
 // gresAnswer is one earliest answer of the current pass for a GPU job.
@@ -207,13 +232,32 @@ func (pl *nodePlan) derive() {
 	}
 }
 
-// check (--check) verifies that reset's ok and room are derive's.
+// check (--check) verifies that reset's ok and room are derive's, and
+// that no node's free cores or GPUs fall from a step to the next (fits
+// and mayFitNow rely on it).
 func (pl *nodePlan) check(e *Engine) {
 	room, ok := slices.Clone(pl.room), slices.Clone(pl.ok)
 	pl.derive()
 	if !slices.Equal(room, pl.room) || !slices.Equal(ok, pl.ok) {
 		e.violate("slurm-backfill's node plan at %v: its room or usable nodes per step differ from those derived from its free cores", pl.at[0])
 	}
+	if k, i := pl.falls(); k > 0 {
+		e.violate("slurm-backfill's node plan at %v: node %d has fewer free cores or GPUs at %v than at the step before", pl.at[0], i, pl.at[k])
+	}
+}
+
+// falls returns the first step k > 0 and node i whose free cores or GPUs
+// are fewer than in step k-1, or 0, 0.
+func (pl *nodePlan) falls() (k, i int) {
+	for k = 1; k < len(pl.at); k++ {
+		prev, cur := pl.freeAt(k-1), pl.freeAt(k)
+		for i := range cur {
+			if cur[i] < prev[i] || pl.gres && pl.gfreeAt(k)[i] < pl.gfreeAt(k - 1)[i] {
+				return k, i
+			}
+		}
+	}
+	return 0, 0
 }
 
 // ready completes a plan whose steps and their derived state are set:
@@ -221,7 +265,9 @@ func (pl *nodePlan) check(e *Engine) {
 func (pl *nodePlan) ready() {
 	n := pl.nodes
 	pl.both = grow64(pl.both, pl.words)
-	pl.caps = pl.caps[:0]
+	pl.acc = grow64(pl.acc, pl.words)
+	pl.caps, pl.accOK = pl.caps[:0], false
+	pl.rsv, pl.rmask = pl.rsv[:0], pl.rmask[:0]
 	pl.nseen, pl.rr, pl.ngseen, pl.grr = 0, 0, 0, 0
 	pl.minFree = grow32(pl.minFree, n)
 	pl.cand = grow32(pl.cand, n)[:0]
@@ -272,30 +318,47 @@ func (pl *nodePlan) reserved(k, i int) bool {
 }
 
 // fits reports whether procs processors fit from step k for dur seconds,
-// leaving the nodes they would take, in index order, in pl.pick, the
-// nodes that could give cores over the interval in pl.cand, and their
-// fewest free cores over it in pl.minFree (the other nodes' entries are
-// left as they were).
+// leaving the nodes they would take, in index order, in pl.pick, and on a
+// cons_tres partition the nodes that could give cores over the interval
+// in pl.cand.
 //
-// The nodes that can give cores over the interval are those that could
-// in each of its steps (the intersection of the steps' ok sets): a
-// node's fewest free cores are above 0 (on an exclusive partition, all
-// its cores) only if its free cores are in every step, and nobody
-// reserved it in any. So an interval costs a word per 64 nodes per step,
-// plus the steps of the nodes left.
+// A step's free cores never fall at a later step (reset: running jobs and
+// the pass's starts hold cores from now until their ends; check verifies
+// it), so a node's fewest free cores over the interval are its free cores
+// in step k, and it could give cores over the interval if it could in step
+// k (ok) and no reservation holds it over the interval. So an interval
+// costs a word per 64 nodes, plus the words of the pass's reservations
+// over it, plus the nodes taken.
 func (pl *nodePlan) fits(k, procs int, dur float64) bool {
-	n, nw := pl.nodes, pl.words
+	nw := pl.words
 	end := pl.at[k] + dur
 	pl.pick = pl.pick[:0]
 	if pl.need.nodes > 0 {
 		return pl.fitsGres(k, end)
 	}
+	m := k + 1
+	for m < len(pl.at) && pl.at[m] < end {
+		m++
+	}
+	to := math.Inf(1) // the interval's steps end at to
+	if m < len(pl.at) {
+		to = pl.at[m]
+	}
 	both := pl.both[:nw]
 	copy(both, pl.okAt(k))
-	m := k + 1
-	for ; m < len(pl.at) && pl.at[m] < end; m++ {
-		for w, x := range pl.okAt(m) {
-			both[w] &= x
+	if pl.byRows((m - k - 1) * nw) {
+		for s := k + 1; s < m; s++ {
+			for w, x := range pl.okAt(s) {
+				both[w] &= x
+			}
+		}
+	} else {
+		for _, r := range pl.rsv {
+			if r.from < to && r.to > pl.at[k] {
+				for w, x := range pl.rmask[r.off : r.off+r.len] {
+					both[int(r.w0)+w] &^= x
+				}
+			}
 		}
 	}
 	count := 0
@@ -305,50 +368,50 @@ func (pl *nodePlan) fits(k, procs int, dur float64) bool {
 	if count*pl.cores < procs {
 		return false
 	}
-	// The nodes left, in index order, with their fewest free cores (on
-	// an exclusive partition, all: they have every core free throughout),
-	// taken step by step.
-	cand, minFree, got := pl.cand[:0], pl.minFree[:n], 0
-	for w, x := range both {
-		for ; x != 0; x &= x - 1 {
-			i := w<<6 | bits.TrailingZeros64(x)
-			cand = append(cand, int32(i))
-			minFree[i] = int32(pl.cores)
-		}
-	}
-	pl.cand = cand
-	got = len(cand) * pl.cores
-	if !pl.exclusive {
-		for s := k; s < m && got >= procs; s++ { // the count only falls
-			row := pl.freeAt(s)
-			got = 0
-			for _, i := range cand {
-				f := min(minFree[i], row[i])
-				minFree[i] = f
-				got += int(f)
+	free, got := pl.freeAt(k), 0
+	if pl.cons {
+		// cons_tres chooses among all the nodes left (cluster.SelectCores).
+		cand := pl.cand[:0]
+		for w, x := range both {
+			for ; x != 0; x &= x - 1 {
+				i := w<<6 | bits.TrailingZeros64(x)
+				cand = append(cand, int32(i))
+				got += int(free[i])
 			}
 		}
-	}
-	if got < procs {
-		return false
-	}
-	if pl.cons {
+		pl.cand = cand
+		if got < procs {
+			return false
+		}
 		var ok bool
-		pl.takes, ok = pl.sel.Select(minFree, cand, procs, pl.takes[:0])
+		pl.takes, ok = pl.sel.Select(free, cand, procs, pl.takes[:0])
 		for _, t := range pl.takes {
 			pl.pick = append(pl.pick, t.Node)
 		}
 		return ok
 	}
-	got = 0
-	for _, i := range cand {
-		if got >= procs {
-			break
+	// First fit: the nodes left in index order (on an exclusive partition
+	// each has every core free).
+	for w := 0; w < nw && got < procs; w++ {
+		for x := both[w]; x != 0 && got < procs; x &= x - 1 {
+			i := w<<6 | bits.TrailingZeros64(x)
+			pl.pick = append(pl.pick, int32(i))
+			got += int(free[i])
 		}
-		pl.pick = append(pl.pick, i)
-		got += int(minFree[i])
 	}
-	return true
+	return got >= procs
+}
+
+// byRows reports whether to intersect rows words of the steps' ok sets
+// rather than take the pass's reservations away (both give the same set:
+// fits): rows, unless they cost more than reading the reservations'
+// times (about 4 words each; few overlap a query). pl.via forces one
+// (tests).
+func (pl *nodePlan) byRows(rows int) bool {
+	if pl.via != 0 {
+		return pl.via == viaRows
+	}
+	return rows <= 4*len(pl.rsv)
 }
 
 // fitsGres is fits for a GPU job (pl.need) over [at[k], end): the first
@@ -464,17 +527,28 @@ func (pl *nodePlan) split(t float64) int {
 	return k
 }
 
-// reserve holds the nodes in pl.pick over [from, to).
+// reserve holds the nodes in pl.pick over [from, to), and lists them
+// (pl.rsv).
 func (pl *nodePlan) reserve(from, to float64) {
 	lo, hi := pl.span(from, to)
-	nw := pl.words
-	mask := pl.both[:nw]
-	clear(mask)
-	for _, i := range pl.pick {
-		mask[i>>6] |= 1 << (i & 63)
+	if lo == hi || len(pl.pick) == 0 {
+		return
 	}
+	w0, w1 := int(pl.pick[0])>>6, int(pl.pick[0])>>6
+	for _, i := range pl.pick {
+		w0, w1 = min(w0, int(i)>>6), max(w1, int(i)>>6)
+	}
+	off := len(pl.rmask)
+	for range w1 - w0 + 1 {
+		pl.rmask = append(pl.rmask, 0)
+	}
+	mask := pl.rmask[off:]
+	for _, i := range pl.pick {
+		mask[int(i)>>6-w0] |= 1 << (i & 63)
+	}
+	pl.rsv = append(pl.rsv, nodeResv{from: pl.at[lo], to: pl.at[hi], off: int32(off), w0: int32(w0), len: int32(len(mask))})
 	for k := lo; k < hi; k++ {
-		ok, rs, free := pl.okAt(k), pl.resvAt(k), pl.freeAt(k)
+		ok, rs, free := pl.okAt(k)[w0:], pl.resvAt(k)[w0:], pl.freeAt(k)
 		for w, m := range mask {
 			if m == 0 {
 				continue
@@ -485,7 +559,7 @@ func (pl *nodePlan) reserve(from, to float64) {
 				pl.room[k] -= int32(bits.OnesCount64(x) * pl.cores)
 			} else {
 				for ; x != 0; x &= x - 1 {
-					pl.room[k] -= free[w<<6|bits.TrailingZeros64(x)]
+					pl.room[k] -= free[(w0+w)<<6|bits.TrailingZeros64(x)]
 				}
 			}
 			ok[w] &^= m
@@ -551,7 +625,9 @@ func (pl *nodePlan) span(from, to float64) (lo, hi int) {
 	to = max(min(to, pl.end), from)
 	lo = pl.split(from)
 	hi = pl.split(to)
-	pl.caps = pl.caps[:min(lo, len(pl.caps))] // mayFitNow's bounds from lo on change
+	if lo < len(pl.caps) { // mayFitNow's bounds from lo on change
+		pl.caps, pl.accOK = pl.caps[:lo], false
+	}
 	return lo, hi
 }
 
@@ -579,19 +655,54 @@ func (pl *nodePlan) mayFitNow(procs int, dur float64) bool {
 	return true
 }
 
-// extendCaps computes mayFitNow's bound for the next step.
+// extendCaps computes mayFitNow's bound for the next step k. As a step's
+// free cores never fall later (fits), ok's running intersection up to k
+// is step 0's ok less the nodes reserved from a step up to k: pl.acc,
+// updated by the reservations from step k.
 func (pl *nodePlan) extendCaps() {
-	k, nw := len(pl.caps), pl.words
-	pl.capAcc = append(pl.capAcc[:k*nw], pl.okAt(k)...)
-	acc := pl.capAcc[k*nw:]
-	count := 0
-	for w := range acc {
-		if k > 0 {
-			acc[w] &= pl.capAcc[(k-1)*nw+w]
+	k := len(pl.caps)
+	t := pl.at[k]
+	switch {
+	case k == 0 || !pl.accOK:
+		copy(pl.acc, pl.okAt(0))
+		if pl.byRows(k * pl.words) {
+			for s := 1; s <= k; s++ {
+				for w, x := range pl.okAt(s) {
+					pl.acc[w] &= x
+				}
+			}
+		} else {
+			for _, r := range pl.rsv {
+				if r.from <= t {
+					for w, x := range pl.rmask[r.off : r.off+r.len] {
+						pl.acc[int(r.w0)+w] &^= x
+					}
+				}
+			}
 		}
-		count += bits.OnesCount64(acc[w])
+		pl.accN = 0
+		for _, x := range pl.acc {
+			pl.accN += bits.OnesCount64(x)
+		}
+		pl.accOK = true
+	case pl.byRows(pl.words):
+		pl.accN = 0
+		for w, x := range pl.okAt(k) {
+			pl.acc[w] &= x
+			pl.accN += bits.OnesCount64(pl.acc[w])
+		}
+	default:
+		for _, r := range pl.rsv {
+			if r.from == t {
+				for w, x := range pl.rmask[r.off : r.off+r.len] {
+					a := &pl.acc[int(r.w0)+w]
+					pl.accN -= bits.OnesCount64(*a & x)
+					*a &^= x
+				}
+			}
+		}
 	}
-	c := min(int(pl.room[k]), count*pl.cores)
+	c := min(int(pl.room[k]), pl.accN*pl.cores)
 	if k > 0 {
 		c = min(c, pl.caps[k-1])
 	}

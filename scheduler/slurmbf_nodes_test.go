@@ -322,13 +322,22 @@ func TestNodePlanReference(t *testing.T) {
 			if pl.exclusive {
 				procs = (procs + pl.cores - 1) / pl.cores * pl.cores
 			}
-			wantOK := false
-			if pick, ok := refFits(pl, 0, procs, dur); true {
-				wantOK = ok
-				if got := pl.fits(0, procs, dur); got != ok || ok && !slices.Equal(pl.pick, pick) {
-					t.Fatalf("trial %d query %d: fits(0, %d, %v) = %v %v, want %v %v", trial, q, procs, dur, got, pl.pick, ok, pick)
+			// fits intersects the steps' usable nodes, or takes the pass's
+			// reservations away (byRows): both, from each step.
+			pick, wantOK := refFits(pl, 0, procs, dur)
+			for k := range pl.at {
+				pk, ok := pick, wantOK
+				if k > 0 {
+					pk, ok = refFits(pl, k, procs, dur)
+				}
+				for _, via := range []int8{viaRows, viaResv} {
+					pl.via = via
+					if got := pl.fits(k, procs, dur); got != ok || ok && !slices.Equal(pl.pick, pk) {
+						t.Fatalf("trial %d query %d: fits(%d, %d, %v) via %d = %v %v, want %v %v", trial, q, k, procs, dur, via, got, pl.pick, ok, pk)
+					}
 				}
 			}
+			pl.via = int8(r.IntN(3)) // mayFitNow's bounds and earliest: either way, or by cost
 			// mayFitNow is an upper bound of fits from now (a pass's early
 			// end), and on an exclusive partition fits itself.
 			if may := pl.mayFitNow(procs, dur); wantOK && !may || pl.exclusive && may != wantOK {
@@ -346,7 +355,7 @@ func TestNodePlanReference(t *testing.T) {
 				var alloc []cluster.Range
 				left := procs
 				for _, i := range pl.pick {
-					c := min(left, int(pl.minFree[i])) // free over the interval (fits merged it whole)
+					c := min(left, int(pl.freeAt(0)[i])) // free over the interval (free cores never fall later)
 					if pl.need.nodes > 0 {
 						c = pl.need.cores
 					}
@@ -361,6 +370,9 @@ func TestNodePlanReference(t *testing.T) {
 				pl.hold(pl.at[0], pl.at[0]+dur, alloc, g)
 			default:
 				pl.reserve(got, got+dur)
+			}
+			if k, i := pl.falls(); k > 0 {
+				t.Fatalf("trial %d query %d: node %d has fewer free cores or GPUs at step %d than at the one before", trial, q, i, k)
 			}
 			for k := range pl.at {
 				if pl.room[k] != pl.rowRoom(k) {
