@@ -25,6 +25,7 @@ var ErrUnsorted = errors.New("submit times out of order")
 type Pipe struct {
 	Trace *Trace
 
+	format Format // of the file: FormatSWF or FormatSacct
 	f      *os.File
 	ra     *readAhead
 	full   chan pipeBatch
@@ -82,12 +83,17 @@ func OpenPipe(path string, opt Options) (p *Pipe, ok bool, err error) {
 		return nil, false, nil
 	}
 	p.Trace = &Trace{Header: *rd.Header(), MachineProcs: procs, MachineSource: source, File: opt.File}
+	p.format = rd.Format()
 	for range pipeBatches + 1 {
 		p.free <- make([]Job, 0, pipeBatchJobs)
 	}
 	go p.read(rd, first)
 	return p, true, nil
 }
+
+// Format returns the file's format, FormatSWF or FormatSacct: a sacct
+// log's names (Trace.Names) are complete only once the pipe is drained.
+func (p *Pipe) Format() Format { return p.format }
 
 // read parses the rest of the file into batches.
 func (p *Pipe) read(rd *Reader, first Job) {

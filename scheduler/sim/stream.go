@@ -14,18 +14,20 @@ import (
 // after Run. The embedded workload, a trace whose machine size depends on
 // the whole file, and runs with DR events (whose placement and checks need
 // the whole trace) load it into memory instead (Load), and so does a run
-// on a machine file that routes jobs by their partition names (no
-// --partition-map) or with an associations file (--assoc): a streamed
-// sacct log names its partitions, users and accounts as it goes,
-// and the router needs the whole table before the first job.
+// of a sacct log on a machine file that routes jobs by their partition
+// names (no --partition-map), and a run with an associations file
+// (--assoc): a streamed sacct log names its partitions, users and
+// accounts as it goes, and the router needs the whole table before the
+// first job. An SWF trace has no names (every job goes to the default
+// partition without --partition-map), so it is piped on a machine file too.
 //
 // A piped trace whose submits turn out not to be in order makes Run fail
 // with workloads.ErrUnsorted; rerun it from Load, which re-sorts. Call
 // close when the run is over.
 func Open(s Spec) (tr *workloads.Trace, src scheduler.Source, close func(), err error) {
 	d := s.withDefaults()
-	byName := d.Machine != "" && d.PartitionMap == "" || d.Assoc != ""
-	if d.Trace != "" && d.DREvents == "" && d.DRRatio == 0 && d.DRDaily == "" && !byName {
+	byPart := d.Machine != "" && d.PartitionMap == "" // by partition name, if a sacct log
+	if d.Trace != "" && d.DREvents == "" && d.DRRatio == 0 && d.DRDaily == "" && d.Assoc == "" {
 		opt, err := readOptions(d)
 		if err != nil {
 			return nil, nil, func() {}, err
@@ -34,7 +36,10 @@ func Open(s Spec) (tr *workloads.Trace, src scheduler.Source, close func(), err 
 		if err != nil {
 			return nil, nil, func() {}, err
 		}
-		if ok {
+		switch {
+		case ok && byPart && p.Format() == workloads.FormatSacct:
+			p.Close()
+		case ok:
 			return p.Trace, pipeSource{p}, p.Close, nil
 		}
 	}
