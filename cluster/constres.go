@@ -2,8 +2,8 @@ package cluster
 
 import (
 	"cmp"
+	"container/heap"
 	"slices"
-	"sort"
 )
 
 // NodeTake is the cores a job takes on one node.
@@ -41,13 +41,15 @@ func SelectCores(free []int32, usable []bool, n int, dst []NodeTake) ([]NodeTake
 // the runs per run taken.
 type CoreSelector struct {
 	runs  []coreRun
-	order []int32 // runs not taken, most free first (choose)
+	order []int32 // runs not taken: a heap, most free first (choose)
+	segs  []int32 // where each run taken starts in the answer (choose)
+	idx   []int32 // scratch: segments in node order
+	tmp   []NodeTake
 }
 
 // coreRun is a run of candidate nodes [lo, hi) with sum free cores.
 type coreRun struct {
 	lo, hi, sum int32
-	taken       bool
 }
 
 // SelectCores is SelectCores.
@@ -101,53 +103,33 @@ func (s *CoreSelector) choose(free []int32, n int, dst []NodeTake) ([]NodeTake, 
 	rem := int32(n)
 	// The first choice reads every run. A run with rem free ends the
 	// choice (it holds the rest); until one has, each choice is the run
-	// with the most free cores left, so after a first choice without
-	// enough the runs left are put in that order once (most free first,
-	// the first on a tie), and each choice is the next of them, or the
-	// last with rem free or more (the fewest such, and of those the
-	// first): the choices SelectCores' rules make, without reading every
-	// run at every choice.
-	order, next := s.order[:0], -1
-	for rem > 0 {
-		b := -1
-		if next < 0 {
-			bestSuff := false
-			for k, r := range s.runs {
-				suff := r.sum >= rem
-				if b < 0 || suff && !bestSuff || suff && r.sum < s.runs[b].sum || !suff && !bestSuff && r.sum > s.runs[b].sum {
-					b, bestSuff = k, suff
-				}
-			}
-			if !bestSuff {
-				for k := range s.runs {
-					if k != b {
-						order = append(order, int32(k))
-					}
-				}
-				slices.SortFunc(order, func(x, y int32) int {
-					if c := cmp.Compare(s.runs[y].sum, s.runs[x].sum); c != 0 {
-						return c
-					}
-					return cmp.Compare(x, y)
-				})
-				next = 0
-			}
-		} else {
-			left := order[next:]
-			if s.runs[left[0]].sum < rem {
-				b = int(left[0])
-				next++
-			} else {
-				// The last run with rem free or more has the fewest;
-				// the first with as many is the first of them.
-				j := sort.Search(len(left), func(i int) bool { return s.runs[left[i]].sum < rem }) - 1
-				least := s.runs[left[j]].sum
-				i := sort.Search(j+1, func(i int) bool { return s.runs[left[i]].sum <= least })
-				b = int(left[i])
+	// with the most free cores left (the first on a tie). So after a
+	// first choice without enough, the runs left go on a heap in that
+	// order, and each choice is its top, or, once the top has rem free,
+	// the run with the fewest of those with rem free or more (the first
+	// of them): SelectCores' rules, without reading every run at each
+	// choice.
+	b, bestSuff := -1, false
+	for k, r := range s.runs {
+		suff := r.sum >= rem
+		if b < 0 || suff && !bestSuff || suff && r.sum < s.runs[b].sum || !suff && !bestSuff && r.sum > s.runs[b].sum {
+			b, bestSuff = k, suff
+		}
+	}
+	h := runHeap{s}
+	s.order = s.order[:0]
+	if !bestSuff {
+		for k := range s.runs {
+			if k != b {
+				s.order = append(s.order, int32(k))
 			}
 		}
-		r := &s.runs[b]
-		r.taken = true
+		heap.Init(h)
+	}
+	s.segs = s.segs[:0]
+	for {
+		r := s.runs[b]
+		s.segs = append(s.segs, int32(len(dst)))
 		one := int32(-1) // the tightest single node that holds the rest
 		for i := r.lo; i < r.hi; i++ {
 			if free[i] >= rem && (one < 0 || free[i] < free[one]) {
@@ -163,12 +145,54 @@ func (s *CoreSelector) choose(free []int32, n int, dst []NodeTake) ([]NodeTake, 
 			dst = append(dst, NodeTake{i, c})
 			rem -= c
 		}
+		if rem == 0 {
+			break
+		}
+		if top := s.order[0]; s.runs[top].sum < rem {
+			b = int(top)
+			heap.Pop(h)
+			continue
+		}
+		b = -1
+		for _, k := range s.order {
+			if x := s.runs[k].sum; x >= rem && (b < 0 || x < s.runs[b].sum || x == s.runs[b].sum && int(k) < b) {
+				b = int(k)
+			}
+		}
 	}
-	// In node order (a large job on a machine of many nodes takes
-	// thousands, out of order).
-	slices.SortFunc(dst[base:], func(a, b NodeTake) int { return cmp.Compare(a.Node, b.Node) })
+	// In node order: each run taken gave a segment in node order, and the
+	// runs do not overlap, so the segments are put in order of their
+	// first nodes (a large job on a machine of many nodes takes thousands
+	// of nodes, in few segments).
+	if len(s.segs) > 1 {
+		s.segs = append(s.segs, int32(len(dst)))
+		s.idx = s.idx[:0]
+		for k := range len(s.segs) - 1 {
+			s.idx = append(s.idx, int32(k))
+		}
+		slices.SortFunc(s.idx, func(a, b int32) int { return cmp.Compare(dst[s.segs[a]].Node, dst[s.segs[b]].Node) })
+		s.tmp = s.tmp[:0]
+		for _, k := range s.idx {
+			s.tmp = append(s.tmp, dst[s.segs[k]:s.segs[k+1]]...)
+		}
+		copy(dst[base:], s.tmp)
+	}
 	return dst, true
 }
+
+// runHeap orders the runs of s.order by most free cores first, the first
+// on a tie (container/heap).
+type runHeap struct{ s *CoreSelector }
+
+func (h runHeap) Len() int { return len(h.s.order) }
+func (h runHeap) Less(i, j int) bool {
+	a, b := h.s.order[i], h.s.order[j]
+	x, y := h.s.runs[a].sum, h.s.runs[b].sum
+	return x > y || x == y && a < b
+}
+func (h runHeap) Swap(i, j int)   { h.s.order[i], h.s.order[j] = h.s.order[j], h.s.order[i] }
+func (h runHeap) Push(x any)      { h.s.order = append(h.s.order, x.(int32)) }
+func (h runHeap) Pop() (none any) { h.s.order = h.s.order[:len(h.s.order)-1]; return nil } // the caller read the top
 
 // ConsTres is the placement of a shared-core partition (CR_Core) as Slurm's
 // select/cons_tres makes it (SelectCores): it counts each node's free
