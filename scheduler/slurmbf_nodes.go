@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sort"
 
 	"drsim/cluster"
 )
@@ -57,12 +58,17 @@ type nodePlan struct {
 	exclusive    bool
 	at           []float64
 	rows         []int32 // each step's row in free, gfree, ok and resv (freeAt)
-	free         []int32
-	gfree        []int32 // free GPUs, on a shared-core partition with GPUs (else empty)
-	gres         bool    // the partition places GPU jobs per node (gfree is kept)
-	cons         bool    // the partition places jobs by cluster.SelectCores (slurmCores)
-	need         gresNeed
-	resv         []uint64
+	free         []int32 // rows of width: free cores per node
+	// width is nodes, or 0 on an exclusive partition, where a node can
+	// give cores exactly when it is in ok and reset keeps no free cores
+	// per step (its running count is cur).
+	width int
+	cur   []int32 // reset's free cores of the nodes running jobs cover in part (addWhole)
+	gfree []int32 // free GPUs, on a shared-core partition with GPUs (else empty)
+	gres  bool    // the partition places GPU jobs per node (gfree is kept)
+	cons  bool    // the partition places jobs by cluster.SelectCores (slurmCores)
+	need  gresNeed
+	resv  []uint64
 	// ok[k*words+w] holds, bit i%64 of word i/64, whether node i could
 	// give cores to a job counted in cores in step k: nobody reserved it
 	// and it has a free core (on an exclusive partition, every core).
@@ -94,7 +100,11 @@ type nodePlan struct {
 	accOK bool
 	rsv   []nodeResv // this pass's reservations, in the order made
 	rmask []uint64   // their nodes' words (nodeResv.off)
-	via   int8       // tests: viaRows or viaResv forces byRows' choice
+	// byFrom indexes rsv by start (stable); pl.acc holds the reservations
+	// of byFrom[:accNext].
+	byFrom  []int32
+	accNext int
+	via     int8 // tests: viaRows or viaResv forces byRows' choice
 }
 
 const (
@@ -155,14 +165,24 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 	pl.end = horizon
 	n := pl.nodes
 	pl.words = (n + 63) / 64
+	pl.width = n
+	if pl.exclusive {
+		pl.width = 0
+	}
 	// Step 0: every core free, then the running jobs' taken away.
 	pl.at, pl.rows = append(pl.at[:0], now), append(pl.rows[:0], 0)
 	pl.free, pl.gfree = pl.free[:0], pl.gfree[:0]
-	for range n {
+	for range pl.width {
 		pl.free = append(pl.free, int32(pl.cores))
-		if pl.gres {
+	}
+	if pl.gres {
+		for range n {
 			pl.gfree = append(pl.gfree, int32(p.GPUs))
 		}
+	}
+	pl.cur = grow32(pl.cur, n)
+	for i := range pl.cur {
+		pl.cur[i] = int32(pl.cores)
 	}
 	pl.resv = grow64(pl.resv, pl.words)
 	clear(pl.resv)
@@ -176,7 +196,11 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 	}
 	for k := range e.runs.Len() {
 		j := &e.jobs[e.runs.at(k).slot]
-		pl.addStep(0, j.alloc, j.gresGPUs, -1)
+		if pl.width == 0 {
+			pl.addWhole(0, j.alloc, -1, true)
+		} else {
+			pl.addStep(0, j.alloc, j.gresGPUs, -1)
+		}
 	}
 	// Running jobs come in estimated-end order: each end opens a step (a
 	// copy of the last), which gets the job's cores back.
@@ -193,11 +217,15 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 			last++
 		}
 		j := &e.jobs[r.slot]
-		pl.addStep(last, j.alloc, j.gresGPUs, 1)
+		if pl.width == 0 {
+			pl.addWhole(last, j.alloc, 1, true)
+		} else {
+			pl.addStep(last, j.alloc, j.gresGPUs, 1)
+		}
 	}
 	pl.ready()
 	if e.cfg.Check {
-		pl.check(e)
+		pl.check(e, rnd)
 	}
 }
 
@@ -206,7 +234,7 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 // build plans with it, and check compares with it).
 func (pl *nodePlan) derive() {
 	n := pl.nodes
-	pl.words = (n + 63) / 64
+	pl.words, pl.width = (n+63)/64, n
 	if len(pl.rows) != len(pl.at) { // a plan built by hand: rows in step order
 		pl.rows = pl.rows[:0]
 		for k := range pl.at {
@@ -234,8 +262,13 @@ func (pl *nodePlan) derive() {
 
 // check (--check) verifies that reset's ok and room are derive's, and
 // that no node's free cores or GPUs fall from a step to the next (fits
-// and mayFitNow rely on it).
-func (pl *nodePlan) check(e *Engine) {
+// and mayFitNow rely on it); on an exclusive partition (no free cores per
+// step), that they are those of the running jobs (checkExclusive).
+func (pl *nodePlan) check(e *Engine, rnd bfRound) {
+	if pl.width == 0 {
+		pl.checkExclusive(e, rnd)
+		return
+	}
 	room, ok := slices.Clone(pl.room), slices.Clone(pl.ok)
 	pl.derive()
 	if !slices.Equal(room, pl.room) || !slices.Equal(ok, pl.ok) {
@@ -243,6 +276,54 @@ func (pl *nodePlan) check(e *Engine) {
 	}
 	if k, i := pl.falls(); k > 0 {
 		e.violate("slurm-backfill's node plan at %v: node %d has fewer free cores or GPUs at %v than at the step before", pl.at[0], i, pl.at[k])
+	}
+}
+
+// checkExclusive (--check) verifies an exclusive partition's plan from
+// scratch: in each step, the nodes whose every core is free (ok) are
+// those no running job holds then (until its estimated end, rounded up),
+// and room counts their cores; and no node leaves ok at a later step.
+func (pl *nodePlan) checkExclusive(e *Engine, rnd bfRound) {
+	now, n := pl.at[0], pl.nodes
+	free := make([]int32, n)
+	for k := range pl.at {
+		for i := range free {
+			free[i] = int32(pl.cores)
+		}
+		for q := range e.runs.Len() {
+			r := e.runs.at(q)
+			if t := max(rnd.up(r.estEnd), now); t > pl.at[k] || t >= pl.end {
+				for _, a := range e.jobs[r.slot].alloc {
+					for p := a.Lo; p < a.Hi; p++ {
+						free[(int(p)-pl.lo)/pl.cores]--
+					}
+				}
+			}
+		}
+		var room int32
+		ok := pl.okAt(k)
+		for i, f := range free {
+			in := ok[i>>6]>>(i&63)&1 != 0
+			if in != (f == int32(pl.cores)) {
+				e.violate("slurm-backfill's node plan at %v: node %d is %v in the usable nodes at %v with %d of %d cores free", now, i, in, pl.at[k], f, pl.cores)
+				return
+			}
+			if in {
+				room += f
+			}
+		}
+		if room != pl.room[k] {
+			e.violate("slurm-backfill's node plan at %v: room %d at %v, %d by the running jobs", now, pl.room[k], pl.at[k], room)
+			return
+		}
+		if k > 0 {
+			for w, x := range pl.okAt(k - 1) {
+				if x&^ok[w] != 0 {
+					e.violate("slurm-backfill's node plan at %v: a node leaves the usable nodes at %v", now, pl.at[k])
+					return
+				}
+			}
+		}
 	}
 }
 
@@ -267,7 +348,7 @@ func (pl *nodePlan) ready() {
 	pl.both = grow64(pl.both, pl.words)
 	pl.acc = grow64(pl.acc, pl.words)
 	pl.caps, pl.accOK = pl.caps[:0], false
-	pl.rsv, pl.rmask = pl.rsv[:0], pl.rmask[:0]
+	pl.rsv, pl.rmask, pl.byFrom = pl.rsv[:0], pl.rmask[:0], pl.byFrom[:0]
 	pl.nseen, pl.rr, pl.ngseen, pl.grr = 0, 0, 0, 0
 	pl.minFree = grow32(pl.minFree, n)
 	pl.cand = grow32(pl.cand, n)[:0]
@@ -289,7 +370,7 @@ func (pl *nodePlan) gives(f int32) bool {
 // (with pl.gres); okAt and resvAt its sets of usable and reserved nodes.
 // A step's row is where its arrays sit in free, gfree, ok and resv: a new
 // step takes a new row (copyRow), so inserting one moves no other's.
-func (pl *nodePlan) freeAt(k int) []int32  { return rowOf(pl.free, pl.rows[k], pl.nodes) }
+func (pl *nodePlan) freeAt(k int) []int32  { return rowOf(pl.free, pl.rows[k], pl.width) }
 func (pl *nodePlan) gfreeAt(k int) []int32 { return rowOf(pl.gfree, pl.rows[k], pl.nodes) }
 func (pl *nodePlan) okAt(k int) []uint64   { return rowOf(pl.ok, pl.rows[k], pl.words) }
 func (pl *nodePlan) resvAt(k int) []uint64 { return rowOf(pl.resv, pl.rows[k], pl.words) }
@@ -302,7 +383,7 @@ func rowOf[T int32 | uint64](s []T, r int32, w int) []T {
 
 // copyRow appends a row holding step k's arrays and returns it.
 func (pl *nodePlan) copyRow(k int) int32 {
-	r := int32(len(pl.free) / pl.nodes)
+	r := int32(len(pl.ok) / pl.words)
 	pl.free = append(pl.free, pl.freeAt(k)...)
 	if pl.gres {
 		pl.gfree = append(pl.gfree, pl.gfreeAt(k)...)
@@ -353,8 +434,12 @@ func (pl *nodePlan) fits(k, procs int, dur float64) bool {
 			}
 		}
 	} else {
-		for _, r := range pl.rsv {
-			if r.from < to && r.to > pl.at[k] {
+		for _, q := range pl.byFrom {
+			r := &pl.rsv[q]
+			if r.from >= to {
+				break
+			}
+			if r.to > pl.at[k] {
 				for w, x := range pl.rmask[r.off : r.off+r.len] {
 					both[int(r.w0)+w] &^= x
 				}
@@ -391,12 +476,16 @@ func (pl *nodePlan) fits(k, procs int, dur float64) bool {
 		return ok
 	}
 	// First fit: the nodes left in index order (on an exclusive partition
-	// each has every core free).
+	// each has every core free, and the plan keeps no free cores).
 	for w := 0; w < nw && got < procs; w++ {
 		for x := both[w]; x != 0 && got < procs; x &= x - 1 {
 			i := w<<6 | bits.TrailingZeros64(x)
 			pl.pick = append(pl.pick, int32(i))
-			got += int(free[i])
+			if pl.exclusive {
+				got += pl.cores
+			} else {
+				got += int(free[i])
+			}
 		}
 	}
 	return got >= procs
@@ -534,10 +623,7 @@ func (pl *nodePlan) reserve(from, to float64) {
 	if lo == hi || len(pl.pick) == 0 {
 		return
 	}
-	w0, w1 := int(pl.pick[0])>>6, int(pl.pick[0])>>6
-	for _, i := range pl.pick {
-		w0, w1 = min(w0, int(i)>>6), max(w1, int(i)>>6)
-	}
+	w0, w1 := int(pl.pick[0])>>6, int(pl.pick[len(pl.pick)-1])>>6 // pick is in index order
 	off := len(pl.rmask)
 	for range w1 - w0 + 1 {
 		pl.rmask = append(pl.rmask, 0)
@@ -547,6 +633,8 @@ func (pl *nodePlan) reserve(from, to float64) {
 		mask[int(i)>>6-w0] |= 1 << (i & 63)
 	}
 	pl.rsv = append(pl.rsv, nodeResv{from: pl.at[lo], to: pl.at[hi], off: int32(off), w0: int32(w0), len: int32(len(mask))})
+	at := sort.Search(len(pl.byFrom), func(i int) bool { return pl.rsv[pl.byFrom[i]].from > pl.at[lo] })
+	pl.byFrom = slices.Insert(pl.byFrom, at, int32(len(pl.rsv)-1))
 	for k := lo; k < hi; k++ {
 		ok, rs, free := pl.okAt(k)[w0:], pl.resvAt(k)[w0:], pl.freeAt(k)
 		for w, m := range mask {
@@ -573,7 +661,11 @@ func (pl *nodePlan) reserve(from, to float64) {
 func (pl *nodePlan) hold(from, to float64, alloc []cluster.Range, gpus int32) {
 	lo, hi := pl.span(from, to)
 	for k := lo; k < hi; k++ {
-		pl.addStep(k, alloc, gpus, -1)
+		if pl.width == 0 {
+			pl.addWhole(k, alloc, -1, false)
+		} else {
+			pl.addStep(k, alloc, gpus, -1)
+		}
 	}
 }
 
@@ -619,6 +711,88 @@ func (pl *nodePlan) addStep(k int, alloc []cluster.Range, gpus, sign int32) {
 	}
 }
 
+// addWhole is addStep on an exclusive partition's plan, which keeps no
+// free cores per step: a node is in ok when nobody reserved it and every
+// core is free. Taking cores (sign -1) takes every node alloc touches out
+// of ok; giving them back (+1: reset) puts back the nodes alloc covers
+// whole, and a node it covers in part once its count of free cores,
+// pl.cur, is full again. count says to keep pl.cur (reset). A node a job
+// covers whole is no other running job's, so pl.cur counts only nodes
+// covered in part. The nodes of a range are set and cleared a word of 64
+// at a time.
+func (pl *nodePlan) addWhole(k int, alloc []cluster.Range, sign int32, count bool) {
+	ok, c := pl.okAt(k), pl.cores
+	for _, r := range alloc {
+		lo, hi := max(int(r.Lo)-pl.lo, 0), min(int(r.Hi)-pl.lo, pl.nodes*c)
+		if lo >= hi {
+			continue
+		}
+		// The nodes it touches, [a, b), and those it covers whole, [fa, fb):
+		// two divisions.
+		a, fa := lo/c, lo/c
+		if a*c != lo {
+			fa++
+		}
+		fb, b := hi/c, hi/c
+		if b*c != hi {
+			b++
+		}
+		if sign < 0 {
+			pl.room[k] -= int32(c * clearNodes(ok, a, b))
+		} else if fa < fb {
+			pl.room[k] += int32(c * setNodes(ok, fa, fb))
+		}
+		if !count {
+			continue
+		}
+		for x := a; x < b; x++ {
+			if x >= fa && x < fb {
+				x = fb - 1 // covered whole: not counted
+				continue
+			}
+			part := int32(min(hi, (x+1)*c) - max(lo, x*c))
+			pl.cur[x] += sign * part
+			if sign > 0 && pl.cur[x] == int32(c) {
+				pl.room[k] += int32(c * setNodes(ok, x, x+1))
+			}
+		}
+	}
+}
+
+// clearNodes clears nodes [a, b) in s and returns how many were set.
+func clearNodes(s []uint64, a, b int) int {
+	n := 0
+	for w := a >> 6; w <= (b-1)>>6; w++ {
+		m := rangeMask(w, a, b)
+		n += bits.OnesCount64(s[w] & m)
+		s[w] &^= m
+	}
+	return n
+}
+
+// setNodes sets nodes [a, b) in s and returns how many were not set.
+func setNodes(s []uint64, a, b int) int {
+	n := 0
+	for w := a >> 6; w <= (b-1)>>6; w++ {
+		m := rangeMask(w, a, b)
+		n += bits.OnesCount64(m &^ s[w])
+		s[w] |= m
+	}
+	return n
+}
+
+// rangeMask returns the bits of word w that are nodes of [a, b).
+func rangeMask(w, a, b int) uint64 {
+	m := ^uint64(0)
+	if w == a>>6 {
+		m &= ^uint64(0) << (a & 63)
+	}
+	if w == (b-1)>>6 {
+		m &= ^uint64(0) >> (63 - (b-1)&63)
+	}
+	return m
+}
+
 // span splits the plan at from and at to (clamped to the window's end) and
 // returns the steps between.
 func (pl *nodePlan) span(from, to float64) (lo, hi int) {
@@ -658,48 +832,26 @@ func (pl *nodePlan) mayFitNow(procs int, dur float64) bool {
 // extendCaps computes mayFitNow's bound for the next step k. As a step's
 // free cores never fall later (fits), ok's running intersection up to k
 // is step 0's ok less the nodes reserved from a step up to k: pl.acc,
-// updated by the reservations from step k.
+// which takes away each reservation once, in order of start (byFrom).
 func (pl *nodePlan) extendCaps() {
 	k := len(pl.caps)
 	t := pl.at[k]
-	switch {
-	case k == 0 || !pl.accOK:
+	if k == 0 || !pl.accOK {
 		copy(pl.acc, pl.okAt(0))
-		if pl.byRows(k * pl.words) {
-			for s := 1; s <= k; s++ {
-				for w, x := range pl.okAt(s) {
-					pl.acc[w] &= x
-				}
-			}
-		} else {
-			for _, r := range pl.rsv {
-				if r.from <= t {
-					for w, x := range pl.rmask[r.off : r.off+r.len] {
-						pl.acc[int(r.w0)+w] &^= x
-					}
-				}
-			}
-		}
-		pl.accN = 0
+		pl.accN, pl.accNext, pl.accOK = 0, 0, true
 		for _, x := range pl.acc {
 			pl.accN += bits.OnesCount64(x)
 		}
-		pl.accOK = true
-	case pl.byRows(pl.words):
-		pl.accN = 0
-		for w, x := range pl.okAt(k) {
-			pl.acc[w] &= x
-			pl.accN += bits.OnesCount64(pl.acc[w])
+	}
+	for ; pl.accNext < len(pl.byFrom); pl.accNext++ {
+		r := &pl.rsv[pl.byFrom[pl.accNext]]
+		if r.from > t {
+			break
 		}
-	default:
-		for _, r := range pl.rsv {
-			if r.from == t {
-				for w, x := range pl.rmask[r.off : r.off+r.len] {
-					a := &pl.acc[int(r.w0)+w]
-					pl.accN -= bits.OnesCount64(*a & x)
-					*a &^= x
-				}
-			}
+		for w, x := range pl.rmask[r.off : r.off+r.len] {
+			a := &pl.acc[int(r.w0)+w]
+			pl.accN -= bits.OnesCount64(*a & x)
+			*a &^= x
 		}
 	}
 	c := min(int(pl.room[k]), pl.accN*pl.cores)

@@ -298,11 +298,18 @@ func TestNodePlanReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 0))
 	for trial := range 3000 {
 		kind := trial % 4
-		pl := randomPlan(r, kind == 1, kind == 2, kind == 3)
+		// ref keeps free cores per step, as the tests build plans; on
+		// exclusive partitions, pl is (every other time) the same plan
+		// without them, as reset builds it, and must answer as ref does.
+		ref := randomPlan(r, kind == 1, kind == 2, kind == 3)
+		pl := ref
+		if kind == 1 && trial%8 == 5 {
+			pl = ref.withoutFree()
+		}
 		most := 0 // most, as first written: every node of every step before the window's end
-		for k := 0; k < len(pl.at) && pl.at[k] < pl.end; k++ {
+		for k := 0; k < len(ref.at) && ref.at[k] < ref.end; k++ {
 			s := 0
-			for _, f := range pl.freeAt(k) {
+			for _, f := range ref.freeAt(k) {
 				if !pl.exclusive || int(f) == pl.cores {
 					s += int(max(f, 0))
 				}
@@ -324,11 +331,12 @@ func TestNodePlanReference(t *testing.T) {
 			}
 			// fits intersects the steps' usable nodes, or takes the pass's
 			// reservations away (byRows): both, from each step.
-			pick, wantOK := refFits(pl, 0, procs, dur)
+			ref.need = pl.need
+			pick, wantOK := refFits(ref, 0, procs, dur)
 			for k := range pl.at {
 				pk, ok := pick, wantOK
 				if k > 0 {
-					pk, ok = refFits(pl, k, procs, dur)
+					pk, ok = refFits(ref, k, procs, dur)
 				}
 				for _, via := range []int8{viaRows, viaResv} {
 					pl.via = via
@@ -343,7 +351,7 @@ func TestNodePlanReference(t *testing.T) {
 			if may := pl.mayFitNow(procs, dur); wantOK && !may || pl.exclusive && may != wantOK {
 				t.Fatalf("trial %d query %d: mayFitNow(%d, %v) = %v; fits from now: %v", trial, q, procs, dur, may, wantOK)
 			}
-			want, wantPick := refEarliest(pl, procs, dur)
+			want, wantPick := refEarliest(ref, procs, dur)
 			got := pl.earliest(procs, dur)
 			if got != want || !math.IsInf(got, 1) && !slices.Equal(pl.pick, wantPick) {
 				t.Fatalf("trial %d query %d (need %+v): earliest(%d, %v) = %v %v, want %v %v", trial, q, pl.need, procs, dur, got, pl.pick, want, wantPick)
@@ -355,7 +363,7 @@ func TestNodePlanReference(t *testing.T) {
 				var alloc []cluster.Range
 				left := procs
 				for _, i := range pl.pick {
-					c := min(left, int(pl.freeAt(0)[i])) // free over the interval (free cores never fall later)
+					c := min(left, int(ref.freeAt(0)[i])) // free over the interval (free cores never fall later)
 					if pl.need.nodes > 0 {
 						c = pl.need.cores
 					}
@@ -368,20 +376,30 @@ func TestNodePlanReference(t *testing.T) {
 					g = int32(pl.need.gpus)
 				}
 				pl.hold(pl.at[0], pl.at[0]+dur, alloc, g)
+				if ref != pl {
+					ref.hold(ref.at[0], ref.at[0]+dur, alloc, g)
+				}
 			default:
 				pl.reserve(got, got+dur)
+				if ref != pl {
+					ref.pick = append(ref.pick[:0], pl.pick...)
+					ref.reserve(got, got+dur)
+				}
 			}
-			if k, i := pl.falls(); k > 0 {
+			if ref != pl && !pl.sameSteps(ref) {
+				t.Fatalf("trial %d query %d: the plan without free cores per step differs from the plan with them:\n%v %v %v\n%v %v %v", trial, q, pl.at, pl.room, pl.ok, ref.at, ref.room, ref.ok)
+			}
+			if k, i := ref.falls(); k > 0 {
 				t.Fatalf("trial %d query %d: node %d has fewer free cores or GPUs at step %d than at the one before", trial, q, i, k)
 			}
-			for k := range pl.at {
-				if pl.room[k] != pl.rowRoom(k) {
-					t.Fatalf("trial %d query %d: room[%d] = %d, want %d", trial, q, k, pl.room[k], pl.rowRoom(k))
+			for k := range ref.at {
+				if ref.room[k] != ref.rowRoom(k) {
+					t.Fatalf("trial %d query %d: room[%d] = %d, want %d", trial, q, k, ref.room[k], ref.rowRoom(k))
 				}
-				for i := range pl.nodes {
-					f := pl.freeAt(k)[i]
-					ok := !pl.reserved(k, i) && f > 0 && (!pl.exclusive || int(f) == pl.cores)
-					if got := pl.okAt(k)[i/64]>>(i%64)&1 == 1; got != ok {
+				for i := range ref.nodes {
+					f := ref.freeAt(k)[i]
+					ok := !ref.reserved(k, i) && f > 0 && (!ref.exclusive || int(f) == ref.cores)
+					if got := ref.okAt(k)[i/64]>>(i%64)&1 == 1; got != ok {
 						t.Fatalf("trial %d query %d: ok bit of node %d at step %d = %v, want %v", trial, q, i, k, got, ok)
 					}
 				}
@@ -446,4 +464,106 @@ func (pl *nodePlan) rowRoom(k int) int32 {
 		}
 	}
 	return s
+}
+
+// withoutFree returns a copy of an exclusive partition's plan that keeps
+// no free cores per step, as reset builds one.
+func (pl *nodePlan) withoutFree() *nodePlan {
+	c := *pl
+	c.at, c.rows, c.room = slices.Clone(pl.at), slices.Clone(pl.rows), slices.Clone(pl.room)
+	c.ok, c.resv = slices.Clone(pl.ok), slices.Clone(pl.resv)
+	c.free, c.width = nil, 0
+	c.pick, c.both, c.cand, c.acc, c.caps = nil, nil, nil, nil, nil
+	c.rsv, c.rmask = nil, nil
+	c.ready()
+	return &c
+}
+
+// sameSteps reports whether two plans have the same steps, room, usable
+// and reserved nodes.
+func (pl *nodePlan) sameSteps(o *nodePlan) bool {
+	if !slices.Equal(pl.at, o.at) || !slices.Equal(pl.room, o.room) {
+		return false
+	}
+	for k := range pl.at {
+		if !slices.Equal(pl.okAt(k), o.okAt(k)) || !slices.Equal(pl.resvAt(k), o.resvAt(k)) {
+			return false
+		}
+	}
+	return true
+}
+
+// addWhole, as reset uses it on an exclusive partition's plan (no free
+// cores per step), against addStep on the same plan with them: random
+// jobs on disjoint random cores, some covering nodes in part (which the
+// engine does not do on exclusive partitions, but addWhole counts them),
+// taken away at step 0 and given back at their steps.
+func TestAddWholeReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 2))
+	for trial := range 2000 {
+		nodes, cores := 1+r.IntN(150), 1+r.IntN(6)
+		procs, steps := nodes*cores, 1+r.IntN(6)
+		with := &nodePlan{nodes: nodes, cores: cores, exclusive: true, end: math.Inf(1)}
+		for k := range steps {
+			with.at = append(with.at, float64(10*k))
+			for range nodes {
+				with.free = append(with.free, int32(cores))
+			}
+		}
+		with.derive()
+		with.ready()
+		without := with.withoutFree()
+		without.cur = make([]int32, nodes)
+		for i := range without.cur {
+			without.cur[i] = int32(cores)
+		}
+		// Jobs: runs of the processors in order, each a few ranges, ending
+		// at a random step (or never).
+		type job struct {
+			alloc []cluster.Range
+			end   int
+		}
+		var jobs []job
+		for p := 0; p < procs; {
+			var j job
+			for n := 1 + r.IntN(3); n > 0 && p < procs; n-- {
+				p += r.IntN(2 * cores) // a gap
+				if p >= procs {
+					break
+				}
+				hi := min(procs, p+1+r.IntN(3*cores))
+				j.alloc = append(j.alloc, cluster.Range{Lo: int32(p), Hi: int32(hi)})
+				p = hi
+			}
+			if len(j.alloc) > 0 {
+				j.end = 1 + r.IntN(steps)
+				jobs = append(jobs, j)
+			}
+		}
+		for _, j := range jobs {
+			for k := range j.end {
+				if k < steps {
+					with.addStep(k, j.alloc, 0, -1)
+				}
+			}
+			without.addWhole(0, j.alloc, -1, true)
+		}
+		// Given back in step order, as reset does (the steps are set up
+		// front here, so each later step holds every job taken at 0 until
+		// its end: without's steps after 0 start as copies of step 0).
+		for k := 1; k < steps; k++ {
+			copy(without.okAt(k), without.okAt(k-1))
+			without.room[k] = without.room[k-1]
+			for _, j := range jobs {
+				if j.end == k {
+					without.addWhole(k, j.alloc, 1, true)
+				}
+			}
+		}
+		for k := range steps {
+			if !slices.Equal(with.okAt(k), without.okAt(k)) || with.room[k] != without.room[k] {
+				t.Fatalf("trial %d (%d nodes of %d cores): step %d: addWhole gives ok %x room %d, addStep ok %x room %d", trial, nodes, cores, k, without.okAt(k), without.room[k], with.okAt(k), with.room[k])
+			}
+		}
+	}
 }
