@@ -98,8 +98,11 @@ type nodePlan struct {
 	acc   []uint64
 	accN  int
 	accOK bool
-	rsv   []nodeResv // this pass's reservations, in the order made
-	rmask []uint64   // their nodes' words (nodeResv.off)
+	// deltas[r]: the changes of free cores of row r's step from the step
+	// before (not kept on an exclusive partition; reserve reads them).
+	deltas [][]nodeDelta
+	rsv    []nodeResv // this pass's reservations, in the order made
+	rmask  []uint64   // their nodes' words (nodeResv.off)
 	// byFrom indexes rsv by start (stable); pl.acc holds the reservations
 	// of byFrom[:accNext].
 	byFrom  []int32
@@ -171,6 +174,8 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 	}
 	// Step 0: every core free, then the running jobs' taken away.
 	pl.at, pl.rows = append(pl.at[:0], now), append(pl.rows[:0], 0)
+	pl.deltas = pl.deltas[:0]
+	pl.newDeltas(0)
 	pl.free, pl.gfree = pl.free[:0], pl.gfree[:0]
 	for range pl.width {
 		pl.free = append(pl.free, int32(pl.cores))
@@ -221,6 +226,7 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 			pl.addWhole(last, j.alloc, 1, true)
 		} else {
 			pl.addStep(last, j.alloc, j.gresGPUs, 1)
+			pl.addDelta(last, j.alloc)
 		}
 	}
 	pl.ready()
@@ -242,6 +248,18 @@ func (pl *nodePlan) derive() {
 		}
 	}
 	nrows := len(pl.free) / n
+	pl.deltas = pl.deltas[:0]
+	for r := range nrows {
+		pl.newDeltas(int32(r))
+	}
+	for k := 1; k < len(pl.at); k++ {
+		prev, cur := pl.freeAt(k-1), pl.freeAt(k)
+		for i := range cur {
+			if cur[i] != prev[i] {
+				pl.deltas[pl.rows[k]] = append(pl.deltas[pl.rows[k]], nodeDelta{int32(i), cur[i] - prev[i]})
+			}
+		}
+	}
 	pl.resv = grow64(pl.resv, nrows*pl.words)
 	clear(pl.resv)
 	pl.ok = grow64(pl.ok, nrows*pl.words)
@@ -268,6 +286,9 @@ func (pl *nodePlan) check(e *Engine, rnd bfRound) {
 	if pl.width == 0 {
 		pl.checkExclusive(e, rnd)
 		return
+	}
+	if k := pl.badDelta(); k > 0 {
+		e.violate("slurm-backfill's node plan at %v: its changes of free cores at %v differ from its steps'", pl.at[0], pl.at[k])
 	}
 	room, ok := slices.Clone(pl.room), slices.Clone(pl.ok)
 	pl.derive()
@@ -325,6 +346,25 @@ func (pl *nodePlan) checkExclusive(e *Engine, rnd bfRound) {
 			}
 		}
 	}
+}
+
+// badDelta returns the first step k > 0 whose changes (pl.deltas) do not
+// sum, on each node, to its free cores less the step before's, or 0.
+func (pl *nodePlan) badDelta() int {
+	diff := make([]int32, pl.nodes)
+	for k := 1; k < len(pl.at); k++ {
+		prev, cur := pl.freeAt(k-1), pl.freeAt(k)
+		for i := range diff {
+			diff[i] = cur[i] - prev[i]
+		}
+		for _, d := range pl.deltas[pl.rows[k]] {
+			diff[d.node] -= d.cores
+		}
+		if slices.ContainsFunc(diff, func(x int32) bool { return x != 0 }) {
+			return k
+		}
+	}
+	return 0
 }
 
 // falls returns the first step k > 0 and node i whose free cores or GPUs
@@ -390,7 +430,21 @@ func (pl *nodePlan) copyRow(k int) int32 {
 	}
 	pl.ok = append(pl.ok, pl.okAt(k)...)
 	pl.resv = append(pl.resv, pl.resvAt(k)...)
+	pl.newDeltas(r)
 	return r
+}
+
+// newDeltas gives row r an empty list of changes (reusing the lists of
+// earlier passes).
+func (pl *nodePlan) newDeltas(r int32) {
+	for int(r) >= len(pl.deltas) {
+		if len(pl.deltas) < cap(pl.deltas) {
+			pl.deltas = pl.deltas[:len(pl.deltas)+1]
+		} else {
+			pl.deltas = append(pl.deltas, nil)
+		}
+	}
+	pl.deltas[r] = pl.deltas[r][:0]
 }
 
 // reserved reports whether node i is reserved in step k.
@@ -635,17 +689,50 @@ func (pl *nodePlan) reserve(from, to float64) {
 	pl.rsv = append(pl.rsv, nodeResv{from: pl.at[lo], to: pl.at[hi], off: int32(off), w0: int32(w0), len: int32(len(mask))})
 	at := sort.Search(len(pl.byFrom), func(i int) bool { return pl.rsv[pl.byFrom[i]].from > pl.at[lo] })
 	pl.byFrom = slices.Insert(pl.byFrom, at, int32(len(pl.rsv)-1))
+	// On a shared-core partition, the picked nodes' free cores in a step
+	// are those of the step before plus its changes on them (pl.deltas),
+	// when those are fewer to read than the nodes (a large job's).
+	byDelta, sum := false, int32(0)
+	if !pl.exclusive {
+		n := 0
+		for k := lo + 1; k < hi; k++ {
+			n += len(pl.deltas[pl.rows[k]])
+		}
+		if byDelta = n < len(pl.pick)*(hi-lo-1); byDelta {
+			free := pl.freeAt(lo)
+			for _, i := range pl.pick {
+				sum += free[i]
+			}
+		}
+	}
 	for k := lo; k < hi; k++ {
 		ok, rs, free := pl.okAt(k)[w0:], pl.resvAt(k)[w0:], pl.freeAt(k)
+		if byDelta {
+			if k > lo {
+				for _, d := range pl.deltas[pl.rows[k]] {
+					if w := int(d.node)>>6 - w0; w >= 0 && w < len(mask) && mask[w]>>(d.node&63)&1 != 0 {
+						sum += d.cores
+					}
+				}
+			}
+			pl.room[k] -= sum
+		}
 		for w, m := range mask {
 			if m == 0 {
 				continue
 			}
 			// The picked nodes that could give cores give them no more.
 			x := m & ok[w]
-			if pl.exclusive {
+			switch {
+			case pl.exclusive:
 				pl.room[k] -= int32(bits.OnesCount64(x) * pl.cores)
-			} else {
+			case byDelta:
+				// sum counted every picked node: give back those that
+				// could not give cores (none, as fits picks them).
+				for y := m &^ ok[w]; y != 0; y &= y - 1 {
+					pl.room[k] += free[(w0+w)<<6|bits.TrailingZeros64(y)]
+				}
+			default:
 				for ; x != 0; x &= x - 1 {
 					pl.room[k] -= free[(w0+w)<<6|bits.TrailingZeros64(x)]
 				}
@@ -665,6 +752,28 @@ func (pl *nodePlan) hold(from, to float64, alloc []cluster.Range, gpus int32) {
 			pl.addWhole(k, alloc, -1, false)
 		} else {
 			pl.addStep(k, alloc, gpus, -1)
+		}
+	}
+	if pl.width > 0 && hi < len(pl.at) {
+		pl.addDelta(hi, alloc) // step hi has the cores back
+	}
+}
+
+// nodeDelta is a change of a node's free cores from a step to the next.
+type nodeDelta struct{ node, cores int32 }
+
+// addDelta records that step k has the cores of alloc back, on each node,
+// against the step before (pl.deltas).
+func (pl *nodePlan) addDelta(k int, alloc []cluster.Range) {
+	d := &pl.deltas[pl.rows[k]]
+	for _, r := range alloc {
+		node := (int(r.Lo) - pl.lo) / pl.cores
+		for p := int(r.Lo); p < int(r.Hi); node++ {
+			next := min(int(r.Hi), pl.lo+(node+1)*pl.cores)
+			if node >= 0 && node < pl.nodes {
+				*d = append(*d, nodeDelta{int32(node), int32(next - p)})
+			}
+			p = next
 		}
 	}
 }

@@ -389,6 +389,9 @@ func TestNodePlanReference(t *testing.T) {
 			if ref != pl && !pl.sameSteps(ref) {
 				t.Fatalf("trial %d query %d: the plan without free cores per step differs from the plan with them:\n%v %v %v\n%v %v %v", trial, q, pl.at, pl.room, pl.ok, ref.at, ref.room, ref.ok)
 			}
+			if k := ref.badDelta(); k > 0 {
+				t.Fatalf("trial %d query %d: the changes of free cores at step %d differ from the steps'", trial, q, k)
+			}
 			if k, i := ref.falls(); k > 0 {
 				t.Fatalf("trial %d query %d: node %d has fewer free cores or GPUs at step %d than at the one before", trial, q, i, k)
 			}
