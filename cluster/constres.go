@@ -101,31 +101,20 @@ func (s *CoreSelector) choose(free []int32, n int, dst []NodeTake) ([]NodeTake, 
 	}
 	base := len(dst)
 	rem := int32(n)
-	// The first choice reads every run. A run with rem free ends the
-	// choice (it holds the rest); until one has, each choice is the run
-	// with the most free cores left (the first on a tie). So after a
-	// first choice without enough, the runs left go on a heap in that
-	// order, and each choice is its top, or, once the top has rem free,
-	// the run with the fewest of those with rem free or more (the first
-	// of them): SelectCores' rules, without reading every run at each
-	// choice.
-	b, bestSuff := -1, false
-	for k, r := range s.runs {
-		suff := r.sum >= rem
-		if b < 0 || suff && !bestSuff || suff && r.sum < s.runs[b].sum || !suff && !bestSuff && r.sum > s.runs[b].sum {
-			b, bestSuff = k, suff
-		}
-	}
-	h := runHeap{s}
+	// Each choice is the run with the fewest free cores of those with rem
+	// free or more (the first of them), which ends the choice; else the
+	// run with the most (the first on a tie). The first choices read the
+	// runs left (s.order, in index order); from the fourth, the runs left
+	// go on a heap in that order, and each choice is its top, or, once
+	// the top has rem free, the run with the fewest of those with rem or
+	// more: SelectCores' rules, without reading every run at each of a
+	// large job's choices.
 	s.order = s.order[:0]
-	if !bestSuff {
-		for k := range s.runs {
-			if k != b {
-				s.order = append(s.order, int32(k))
-			}
-		}
-		heap.Init(h)
+	for k := range s.runs {
+		s.order = append(s.order, int32(k))
 	}
+	b := s.best(rem)
+	h, scans, heaped := runHeap{s}, 1, false
 	s.segs = s.segs[:0]
 	for {
 		r := s.runs[b]
@@ -147,6 +136,14 @@ func (s *CoreSelector) choose(free []int32, n int, dst []NodeTake) ([]NodeTake, 
 		}
 		if rem == 0 {
 			break
+		}
+		if scans < 3 {
+			b, scans = s.best(rem), scans+1
+			continue
+		}
+		if !heaped {
+			heap.Init(h)
+			heaped = true
 		}
 		if top := s.order[0]; s.runs[top].sum < rem {
 			b = int(top)
@@ -178,6 +175,27 @@ func (s *CoreSelector) choose(free []int32, n int, dst []NodeTake) ([]NodeTake, 
 		copy(dst[base:], s.tmp)
 	}
 	return dst, true
+}
+
+// best takes from s.order (in index order) and returns the run chosen
+// for rem cores (choose's rules) by reading every run left.
+func (s *CoreSelector) best(rem int32) int {
+	p, suffB := -1, false
+	for q, k := range s.order {
+		r := &s.runs[k]
+		suff := r.sum >= rem
+		if p < 0 {
+			p, suffB = q, suff
+			continue
+		}
+		x := s.runs[s.order[p]].sum
+		if suff && !suffB || suff && r.sum < x || !suff && !suffB && r.sum > x {
+			p, suffB = q, suff
+		}
+	}
+	b := int(s.order[p])
+	s.order = slices.Delete(s.order, p, p+1)
+	return b
 }
 
 // runHeap orders the runs of s.order by most free cores first, the first
