@@ -302,48 +302,42 @@ func (pl *nodePlan) check(e *Engine, rnd bfRound) {
 
 // checkExclusive (--check) verifies an exclusive partition's plan from
 // scratch: in each step, the nodes whose every core is free (ok) are
-// those no running job holds then (until its estimated end, rounded up),
-// and room counts their cores; and no node leaves ok at a later step.
+// those no running job holds then (until its estimated end, rounded up;
+// past the window's end, to the end), and room counts their cores.
 func (pl *nodePlan) checkExclusive(e *Engine, rnd bfRound) {
-	now, n := pl.at[0], pl.nodes
-	free := make([]int32, n)
-	for k := range pl.at {
-		for i := range free {
-			free[i] = int32(pl.cores)
+	now := pl.at[0]
+	freeFrom := make([]float64, pl.nodes) // when no running job holds node i
+	for i := range freeFrom {
+		freeFrom[i] = now
+	}
+	for q := range e.runs.Len() {
+		r := e.runs.at(q)
+		t := max(rnd.up(r.estEnd), now)
+		if t >= pl.end {
+			t = math.Inf(1)
 		}
-		for q := range e.runs.Len() {
-			r := e.runs.at(q)
-			if t := max(rnd.up(r.estEnd), now); t > pl.at[k] || t >= pl.end {
-				for _, a := range e.jobs[r.slot].alloc {
-					for p := a.Lo; p < a.Hi; p++ {
-						free[(int(p)-pl.lo)/pl.cores]--
-					}
-				}
+		for _, a := range e.jobs[r.slot].alloc {
+			for node := (int(a.Lo) - pl.lo) / pl.cores; node*pl.cores+pl.lo < int(a.Hi); node++ {
+				freeFrom[node] = max(freeFrom[node], t)
 			}
 		}
+	}
+	for k := range pl.at {
 		var room int32
 		ok := pl.okAt(k)
-		for i, f := range free {
+		for i, t := range freeFrom {
 			in := ok[i>>6]>>(i&63)&1 != 0
-			if in != (f == int32(pl.cores)) {
-				e.violate("slurm-backfill's node plan at %v: node %d is %v in the usable nodes at %v with %d of %d cores free", now, i, in, pl.at[k], f, pl.cores)
+			if in != (t <= pl.at[k]) {
+				e.violate("slurm-backfill's node plan at %v: node %d is %v in the usable nodes at %v, its running jobs end at %v", now, i, in, pl.at[k], t)
 				return
 			}
 			if in {
-				room += f
+				room += int32(pl.cores)
 			}
 		}
 		if room != pl.room[k] {
 			e.violate("slurm-backfill's node plan at %v: room %d at %v, %d by the running jobs", now, pl.room[k], pl.at[k], room)
 			return
-		}
-		if k > 0 {
-			for w, x := range pl.okAt(k - 1) {
-				if x&^ok[w] != 0 {
-					e.violate("slurm-backfill's node plan at %v: a node leaves the usable nodes at %v", now, pl.at[k])
-					return
-				}
-			}
 		}
 	}
 }

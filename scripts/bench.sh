@@ -85,6 +85,10 @@ rows=(
 	"RICC nodes|$ricc|--policy slurm-backfill --machine @NODES8@"
 	"RICC cores|$ricc|--policy easy --machine @CORES8@"
 	"RICC cores|$ricc|--policy slurm-backfill --machine @CORES8@"
+	# A machine of ten thousand nodes: CEA-Curie's processors in 11,664
+	# whole nodes of 8 (docs/slurm-scheduling.md, "Large machines").
+	"CEA nodes|$cea|--policy easy --machine @CEANODES8@"
+	"CEA nodes|$cea|--policy slurm-backfill --machine @CEANODES8@"
 )
 # Conservative backfilling on every other shared trace (issue 18 bounds it
 # at 3× plain EASY on each).
@@ -102,10 +106,15 @@ done
 # plain EASY without powersave (EASY with it takes about as long).
 kth=$tr/KTH-SP2-1996-2.1-cln.swf.gz
 rows+=("KTH-SP2-1996-2.1-cln.swf|$kth|--policy conservative --dvfs powersave")
-# Machine files for the rows that name one (@NODES8@, @CORES8@).
+# Machine files for the rows that name one (@NODES8@, @CORES8@, @CEANODES8@).
 "$here/scripts/machine8.sh" "$ricc" node >"$work/nodes8.toml"
 "$here/scripts/machine8.sh" "$ricc" core >"$work/cores8.toml"
-machine() { local a=${1//@NODES8@/$work/nodes8.toml}; echo "${a//@CORES8@/$work/cores8.toml}"; }
+"$here/scripts/machine8.sh" "$cea" node >"$work/ceanodes8.toml"
+machine() {
+	local a=${1//@NODES8@/$work/nodes8.toml}
+	a=${a//@CEANODES8@/$work/ceanodes8.toml}
+	echo "${a//@CORES8@/$work/cores8.toml}"
+}
 # baseline ARGS: whether the row is a trace's plain EASY (the × plain EASY
 # of the trace's other rows is against it).
 baseline() { [ "$1" = "--policy easy" ] || [[ $1 == "--policy easy --machine @"* ]]; }
