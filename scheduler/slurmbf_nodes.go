@@ -185,9 +185,11 @@ func (pl *nodePlan) reset(v *View, now, horizon float64, rnd bfRound) {
 			pl.gfree = append(pl.gfree, int32(p.GPUs))
 		}
 	}
-	pl.cur = grow32(pl.cur, n)
-	for i := range pl.cur {
-		pl.cur[i] = int32(pl.cores)
+	if pl.width == 0 { // addWhole's counts
+		pl.cur = grow32(pl.cur, n)
+		for i := range pl.cur {
+			pl.cur[i] = int32(pl.cores)
+		}
 	}
 	pl.resv = grow64(pl.resv, pl.words)
 	clear(pl.resv)
@@ -424,7 +426,9 @@ func (pl *nodePlan) copyRow(k int) int32 {
 	}
 	pl.ok = append(pl.ok, pl.okAt(k)...)
 	pl.resv = append(pl.resv, pl.resvAt(k)...)
-	pl.newDeltas(r)
+	if pl.width > 0 { // an exclusive partition's plan keeps no changes
+		pl.newDeltas(r)
+	}
 	return r
 }
 
